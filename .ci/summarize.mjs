@@ -1,0 +1,16 @@
+// Sums vitest's per-package "Tests  …" lines into the one closing line CI reads.
+import { readFileSync } from 'node:fs';
+
+const text = readFileSync(process.argv[2], 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const line of text.split('\n')) {
+  const match = /\bTests\s+(.*?)\s*\(\d+\)\s*$/.exec(line);
+  if (!match) continue;
+  const part = match[1] ?? '';
+  passed += Number(/(\d+) passed/.exec(part)?.[1] ?? 0);
+  failed += Number(/(\d+) failed/.exec(part)?.[1] ?? 0);
+  skipped += Number(/(\d+) skipped/.exec(part)?.[1] ?? 0);
+}
+console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -1,0 +1,62 @@
+/**
+ * What the market handler needs from persistence. `@bnpl-kit/store` implements it on Postgres and
+ * PGlite; `createMemoryStore()` implements it for tests. Every webhook effect runs inside
+ * `transaction`, so the processed event ID and the status change commit together or not at all.
+ */
+import type { Amount } from '../models/money.js';
+import type { OrderLine } from '../models/order-line.js';
+import type { OrderStatus } from '../models/status.js';
+
+export interface StoredOrder {
+  /** The service-side order ID (the specification's `id` / `order_id`). */
+  id: string;
+  referenceId: string;
+  totalAmount: Amount;
+  orderLines: OrderLine[];
+  status: OrderStatus;
+  /** Fingerprint of the create request, so a repeated `reference_id` with other content is a 409. */
+  requestFingerprint: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewStoredOrder {
+  id: string;
+  referenceId: string;
+  totalAmount: Amount;
+  orderLines: OrderLine[];
+  status: OrderStatus;
+  requestFingerprint: string;
+}
+
+export interface StatusChange {
+  orderId: string;
+  from: OrderStatus;
+  to: OrderStatus;
+  /** What caused it: `webhook:<eventId>`, `reconcile`, `cancel`, `disburse`… */
+  source: string;
+}
+
+/** Operations available inside one transaction. */
+export interface MarketTransaction {
+  /** Reads an order and locks it until the transaction ends (SELECT … FOR UPDATE). */
+  getOrderForUpdate(id: string): Promise<StoredOrder | undefined>;
+  setOrderStatus(change: StatusChange): Promise<void>;
+  /**
+   * Records a webhook event ID as processed. Returns false when it already was (the caller then
+   * answers `duplicate: true`). Concurrent deliveries of one ID: the second waits for the first
+   * transaction and then sees it as processed.
+   */
+  markEventProcessed(eventId: string, eventType: string): Promise<boolean>;
+}
+
+export interface MarketStore<Tx extends MarketTransaction = MarketTransaction> {
+  findOrderById(id: string): Promise<StoredOrder | undefined>;
+  findOrderByReferenceId(referenceId: string): Promise<StoredOrder | undefined>;
+  /**
+   * Inserts an order. If another order already holds the reference ID, inserts nothing and returns
+   * the existing one with `created: false` (two concurrent creates cannot both win).
+   */
+  insertOrder(order: NewStoredOrder): Promise<{ order: StoredOrder; created: boolean }>;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}

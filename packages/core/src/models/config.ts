@@ -1,0 +1,124 @@
+/**
+ * Configuration (WIRE §8). Everything is validated at start-up and every problem is reported at
+ * once, by variable name, so a developer fixes their `.env` in one pass. Secrets are wrapped in
+ * `Secret` and so never show up in a log line or a printout.
+ */
+import { z } from 'zod';
+import { KitError, type FieldIssue } from '../errors.js';
+import { Secret } from './secret.js';
+import { issuesOf } from './wire.js';
+
+export const BASIC_PROFILE_KEYS = ['phone', 'name', 'email', 'address'] as const;
+export type BasicProfileKey = (typeof BASIC_PROFILE_KEYS)[number];
+export const INTEGRATION_MODES = ['basic', 'data-sharing'] as const;
+export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
+export type ServiceMode = 'sandbox' | 'production';
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const optionalSecret = optionalText.transform((v) => (v === undefined ? undefined : new Secret(v)));
+const optionalUrl = optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v) && URL.canParse(v), {
+  error: 'must be an absolute http(s) URL',
+});
+
+export const envSchema = z.object({
+  MODE: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).default('sandbox'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_ID: optionalText,
+  APP_SIGNING_KEY: optionalSecret,
+  APP_API_KEY: optionalSecret,
+  APP_PROVIDING_BASIC_PROFILE: optionalText
+    .transform((v) => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(BASIC_PROFILE_KEYS, { error: `each key must be one of ${BASIC_PROFILE_KEYS.join(', ')}` }))),
+  DATABASE_URL: optionalSecret,
+  SERVICE_API_URL: optionalUrl,
+  SERVICE_PUBLIC_KEY: optionalText,
+  PUBLIC_BASE_URL: optionalUrl,
+  MARKET_API_TOKEN: optionalSecret,
+  BNPL_CALLBACK_URL: optionalUrl,
+  WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+});
+
+export interface KitConfig {
+  mode: ServiceMode;
+  integrationMode: IntegrationMode;
+  port: number;
+  appId: string | undefined;
+  appSigningKey: Secret | undefined;
+  appApiKey: Secret | undefined;
+  providingBasicProfile: BasicProfileKey[];
+  databaseUrl: Secret | undefined;
+  serviceApiUrl: string | undefined;
+  servicePublicKey: string | undefined;
+  publicBaseUrl: string | undefined;
+  marketApiToken: Secret | undefined;
+  bnplCallbackUrl: string | undefined;
+  webhookToleranceSeconds: number;
+}
+
+export interface LoadConfigOptions {
+  integrationMode: IntegrationMode;
+}
+
+/** Variables production cannot run without, per integration mode. */
+function productionRequired(mode: IntegrationMode): (keyof z.input<typeof envSchema>)[] {
+  const basic: (keyof z.input<typeof envSchema>)[] = [
+    'APP_ID',
+    'APP_API_KEY',
+    'SERVICE_API_URL',
+    'PUBLIC_BASE_URL',
+    'MARKET_API_TOKEN',
+    'BNPL_CALLBACK_URL',
+  ];
+  return mode === 'data-sharing' ? [...basic, 'APP_SIGNING_KEY'] : basic;
+}
+
+/**
+ * Reads configuration from an environment map. Throws one `misconfigured` KitError listing every
+ * problem. In sandbox mode missing keys are allowed (the reference servers generate them); in
+ * production they are refused, and so is anything that would run against the embedded sandbox.
+ */
+export function loadConfig(env: Record<string, string | undefined>, options: LoadConfigOptions): KitConfig {
+  const parsed = envSchema.safeParse(env);
+  const errors: FieldIssue[] = parsed.success ? [] : issuesOf(parsed.error);
+  if (parsed.success && parsed.data.MODE === 'production') {
+    for (const name of productionRequired(options.integrationMode)) {
+      if (parsed.data[name] === undefined) errors.push({ path: name, message: 'is required in production' });
+    }
+    if (parsed.data.PUBLIC_BASE_URL && !parsed.data.PUBLIC_BASE_URL.startsWith('https://')) {
+      errors.push({ path: 'PUBLIC_BASE_URL', message: 'must be https in production (webhooks are signed for it)' });
+    }
+    const token = parsed.data.MARKET_API_TOKEN?.reveal();
+    if (token !== undefined && token.length < 32) {
+      errors.push({ path: 'MARKET_API_TOKEN', message: 'must be at least 32 characters in production' });
+    }
+  }
+  if (errors.length > 0 || !parsed.success) {
+    const list = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+    throw new KitError('misconfigured', `Invalid configuration: ${list}`, { errors });
+  }
+  const e = parsed.data;
+  return {
+    mode: e.MODE,
+    integrationMode: options.integrationMode,
+    port: e.PORT,
+    appId: e.APP_ID,
+    appSigningKey: e.APP_SIGNING_KEY,
+    appApiKey: e.APP_API_KEY,
+    providingBasicProfile: e.APP_PROVIDING_BASIC_PROFILE,
+    databaseUrl: e.DATABASE_URL,
+    serviceApiUrl: e.SERVICE_API_URL,
+    servicePublicKey: e.SERVICE_PUBLIC_KEY,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    marketApiToken: e.MARKET_API_TOKEN,
+    bnplCallbackUrl: e.BNPL_CALLBACK_URL,
+    webhookToleranceSeconds: e.WEBHOOK_TOLERANCE_SECONDS,
+  };
+}
+
+/** A printable copy of the configuration; secrets stay `[redacted]` through any serializer. */
+export function describeConfig(config: KitConfig): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+}

@@ -1,0 +1,83 @@
+/** Orders: the create request the market receives, the record it answers with, and service orders. */
+import { z } from 'zod';
+import { type Amount, amountCodec, toBigInt } from './money.js';
+import { orderLineCodec, orderLineSchema } from './order-line.js';
+import { orderStatusSchema } from './status.js';
+import { field, nested, nestedArray, optionalNested, wireObject } from './wire.js';
+
+const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
+const referenceId = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(255, { error: 'must be at most 255 characters' });
+
+/** `POST /v1/orders` body (specification: Order create request). */
+export const orderCreateRequestCodec = wireObject({
+  referenceId: field('reference_id', referenceId),
+  totalAmount: nested('total_amount', amountCodec),
+  orderLines: nestedArray('order_lines', orderLines, (line) =>
+    z.array(line).min(1, { error: 'an order needs at least one line' }).max(500, { error: 'at most 500 lines' }),
+  ),
+});
+
+export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefine((order, ctx) => {
+  const currency = order.totalAmount.currency;
+  let sum = 0n;
+  let consistent = true;
+  order.orderLines.forEach((line, i) => {
+    if (line.subtotal.currency !== currency || line.unitPrice.currency !== currency) {
+      consistent = false;
+      ctx.addIssue({ code: 'custom', path: ['order_lines', i, 'subtotal', 'currency'], message: `must be ${currency}` });
+    }
+    sum += toBigInt(line.subtotal);
+  });
+  if (consistent && sum !== toBigInt(order.totalAmount)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['total_amount', 'value'],
+      message: `must equal the sum of the line subtotals, ${sum.toString()}; got ${order.totalAmount.value}`,
+    });
+  }
+});
+export type OrderCreateRequest = z.output<typeof orderCreateRequestSchema>;
+
+/** The order record the market answers with. `totalAmount` is camelCase on the wire (specification). */
+export const orderRecordCodec = wireObject({
+  id: field('id', z.string().min(1)),
+  referenceId: field('reference_id', z.string()),
+  totalAmount: nested('totalAmount', amountCodec),
+  status: field('status', orderStatusSchema),
+});
+export type OrderRecord = z.output<typeof orderRecordCodec.schema>;
+
+/** `GET /v1/orders/service/:id` response body (WIRE §5). */
+export const orderStatusInfoCodec = wireObject({
+  id: field('id', z.string().min(1)),
+  referenceId: field('reference_id', z.string()),
+  status: field('status', orderStatusSchema),
+  totalAmount: nested('total_amount', amountCodec),
+  updatedAt: field('updated_at', z.string()),
+});
+export type OrderStatusInfo = z.output<typeof orderStatusInfoCodec.schema>;
+
+/** Cancel and disburse answer `202 { id, status }`. */
+export const orderActionResultCodec = wireObject({
+  id: field('id', z.string().min(1)),
+  status: field('status', orderStatusSchema),
+});
+
+/** Optional disburse body: `{ invoice: { number, url, issued_at } }` (WIRE §5). */
+export const invoiceCodec = wireObject({
+  number: field('number', z.string().min(1).max(255)),
+  url: field('url', z.string().url().optional()),
+  issuedAt: field('issued_at', z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional()),
+});
+export type Invoice = z.output<typeof invoiceCodec.schema>;
+
+export const disburseRequestCodec = wireObject({
+  invoice: optionalNested('invoice', invoiceCodec),
+});
+
+export function sumSubtotals(lines: readonly { subtotal: Amount }[]): bigint {
+  return lines.reduce((sum, line) => sum + toBigInt(line.subtotal), 0n);
+}

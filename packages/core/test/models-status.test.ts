@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { KitError } from '../src/errors.js';
+import {
+  assertStatusIn,
+  isDirectTransition,
+  isFinalStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  orderStatusSchema,
+  transition,
+} from '../src/models/status.js';
+
+const DIRECT: [OrderStatus, OrderStatus][] = [
+  ['PENDING', 'APPROVED'],
+  ['PENDING', 'CANCELED'],
+  ['APPROVED', 'DISBURSING'],
+  ['APPROVED', 'CANCELING'],
+  ['APPROVED', 'CANCELED'],
+  ['DISBURSING', 'PAID'],
+  ['CANCELING', 'CANCELED'],
+];
+// Reachable through several steps: accepted from an out-of-order delivery.
+const REACHABLE: [OrderStatus, OrderStatus][] = [
+  ['PENDING', 'DISBURSING'],
+  ['PENDING', 'PAID'],
+  ['PENDING', 'CANCELING'],
+  ['APPROVED', 'PAID'],
+];
+
+describe('order status transitions (WIRE §3)', () => {
+  const all = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
+
+  it.each(all)('%s → %s', (from, to) => {
+    const result = transition(from, to);
+    const key = (p: [OrderStatus, OrderStatus]) => p.join('>');
+    const forward = [...DIRECT, ...REACHABLE].map(key).includes(key([from, to]));
+    expect(result.changed).toBe(forward);
+    expect(result.status).toBe(forward ? to : from);
+    if (!result.changed) expect(result.reason).toBe(from === to ? 'same_status' : 'not_forward');
+    expect(isDirectTransition(from, to)).toBe(DIRECT.map(key).includes(key([from, to])));
+  });
+
+  it('PAID and CANCELED are final', () => {
+    expect(ORDER_STATUSES.filter(isFinalStatus)).toEqual(['PAID', 'CANCELED']);
+  });
+
+  it('converges whatever the delivery order', () => {
+    const deliveries: OrderStatus[] = ['PAID', 'APPROVED', 'DISBURSING'];
+    let status: OrderStatus = 'PENDING';
+    for (const next of deliveries) status = transition(status, next).status;
+    expect(status).toBe('PAID');
+  });
+
+  it('assertStatusIn throws invalid_transition (409) naming the states', () => {
+    expect(() => assertStatusIn('APPROVED', ['APPROVED'], 'cancel')).not.toThrow();
+    try {
+      assertStatusIn('PAID', ['APPROVED'], 'cancel');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(KitError);
+      expect((error as KitError).status).toBe(409);
+      expect((error as KitError).message).toContain('PAID');
+    }
+  });
+
+  it('accepts the lower-case prose spelling on the wire', () => {
+    expect(orderStatusSchema.parse('approved')).toBe('APPROVED');
+    expect(orderStatusSchema.safeParse('SHIPPED').success).toBe(false);
+  });
+});
