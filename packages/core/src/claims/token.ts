@@ -1,0 +1,166 @@
+/**
+ * Claim tokens (WIRE §7): one EdDSA JWT per scope, `{ iat, iss, user_id, scope_name, scope_hash }`,
+ * pushed to the service so a provider can later prove the claims it received came from the market.
+ */
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import { KitError } from '../errors.js';
+import { parseWire } from '../models/wire.js';
+import { parseSigningKey } from '../signature/keys.js';
+import { scopeHash as hashScope } from './canonical.js';
+import { commitmentKeyFor } from './names.js';
+import { importSigningSeed, importVerifyKey } from './token-keys.js';
+import type { ClaimObject } from './types.js';
+
+const nonEmpty = z.string().min(1, { error: 'must not be empty' });
+const SCOPE_HASH = /^[A-Za-z0-9_-]{43}$/;
+
+export const claimTokenPayloadSchema = z.object({
+  iat: z.number().int().nonnegative(),
+  iss: nonEmpty,
+  user_id: nonEmpty,
+  scope_name: nonEmpty,
+  scope_hash: z.string().regex(SCOPE_HASH, { error: 'must be base64url of a SHA-256 digest' }),
+});
+export type ClaimTokenPayload = z.infer<typeof claimTokenPayloadSchema>;
+
+/** A signing key as `APP_SIGNING_KEY` gives it (PKCS#8 PEM, with or without BEGIN/END) or the raw seed. */
+export type SigningKeyInput = string | Uint8Array;
+
+export interface SignClaimTokenInput {
+  organizationId: string;
+  credifyId: string;
+  scopeName: string;
+  scopeHash: string;
+  signingKey: SigningKeyInput;
+  /** Seconds since the epoch; now when omitted. */
+  iat?: number;
+}
+
+const signInputSchema = z.object({
+  organizationId: nonEmpty,
+  credifyId: nonEmpty,
+  scopeName: nonEmpty,
+  scopeHash: z.string().regex(SCOPE_HASH, { error: 'must be base64url of a SHA-256 digest' }),
+  iat: z.number().int().nonnegative().optional(),
+});
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+export async function signClaimToken(input: SignClaimTokenInput): Promise<string> {
+  const { signingKey, ...rest } = input;
+  const parsed = parseWire(signInputSchema, rest, 'Claim token input');
+  const key = await importSigningSeed(parseSigningKey(signingKey));
+  const payload: ClaimTokenPayload = {
+    iat: parsed.iat ?? nowSeconds(),
+    iss: parsed.organizationId,
+    user_id: parsed.credifyId,
+    scope_name: parsed.scopeName,
+    scope_hash: parsed.scopeHash,
+  };
+  return new SignJWT(payload).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' }).sign(key);
+}
+
+export interface VerifyClaimTokenOptions {
+  organizationId?: string;
+  credifyId?: string;
+  scopeName?: string;
+  scopeHash?: string;
+}
+
+function rejected(reason: string, message: string, cause?: unknown): KitError {
+  return new KitError('validation_failed', `Claim token rejected: ${message}`, {
+    errors: [{ path: 'claim_token', message }],
+    extensions: { reason },
+    cause,
+  });
+}
+
+/**
+ * Verifies signature, header and payload shape, then the expected values that were given. Every
+ * failure is a `validation_failed` KitError whose `reason` extension says which check failed.
+ */
+export async function verifyClaimToken(
+  jwt: string,
+  publicKey: string | Uint8Array,
+  options: VerifyClaimTokenOptions = {},
+): Promise<ClaimTokenPayload> {
+  const key = await importVerifyKey(publicKey);
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(jwt);
+  } catch (error) {
+    throw rejected('malformed', 'not a compact JWS', error);
+  }
+  if (header.alg !== 'EdDSA' || header.typ !== 'JWT') {
+    throw rejected('header', 'header must be {"alg":"EdDSA","typ":"JWT"}');
+  }
+  let raw: unknown;
+  try {
+    raw = (await jwtVerify(jwt, key, { algorithms: ['EdDSA'], typ: 'JWT' })).payload;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED')
+      throw rejected('signature', 'signature does not verify');
+    throw rejected('malformed', 'not a valid JWT', error);
+  }
+  const result = claimTokenPayloadSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw rejected('payload', `payload ${issue?.path.join('.') || ''} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  const payload = result.data;
+  const expect = (reason: string, field: string, actual: string, expected: string | undefined) => {
+    if (expected !== undefined && actual !== expected) throw rejected(reason, `${field} does not match`);
+  };
+  expect('issuer', 'iss', payload.iss, options.organizationId);
+  expect('user_id', 'user_id', payload.user_id, options.credifyId);
+  expect('scope_name', 'scope_name', payload.scope_name, options.scopeName);
+  expect('scope_hash', 'scope_hash', payload.scope_hash, options.scopeHash);
+  return payload;
+}
+
+export interface BuildClaimTokensInput {
+  claims: ClaimObject;
+  organizationId: string;
+  credifyId: string;
+  signingKey: SigningKeyInput;
+  iat?: number;
+}
+
+export interface ClaimTokenEntry {
+  scopeName: string;
+  scopeHash: string;
+  token: string;
+  /** The scope's commitment as carried in the claim object, for the market to store. */
+  commitment: string | undefined;
+}
+
+/** One token per scope of the claim object, each over that scope's own hash. */
+export async function buildClaimTokens(input: BuildClaimTokensInput): Promise<ClaimTokenEntry[]> {
+  // Parse once so a bad key fails before any work, and every token shares one import.
+  const seed = parseSigningKey(input.signingKey);
+  const iat = input.iat ?? nowSeconds();
+  return Promise.all(
+    Object.entries(input.claims).map(async ([scopeName, scopeClaims]) => {
+      const hash = await hashScope(scopeClaims);
+      const token = await signClaimToken({
+        organizationId: input.organizationId,
+        credifyId: input.credifyId,
+        scopeName,
+        scopeHash: hash,
+        signingKey: seed,
+        iat,
+      });
+      const commitment = scopeClaims[commitmentKeyFor(scopeName)];
+      return {
+        scopeName,
+        scopeHash: hash,
+        token,
+        commitment: typeof commitment === 'string' ? commitment : undefined,
+      };
+    }),
+  );
+}

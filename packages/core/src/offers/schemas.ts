@@ -1,0 +1,57 @@
+/**
+ * The offer filtering endpoint's wire shapes (WIRE §7). Offers are loose objects because the service
+ * sends campaign details we must echo back untouched.
+ */
+import { z } from 'zod';
+import { levelConditionSchema } from './conditions.js';
+
+const id = z.string().trim().min(1, { error: 'must not be empty' }).nullish();
+
+export const offerSchema = z.looseObject({
+  code: z.string({ error: 'the offer code is required' }).min(1, { error: 'must not be empty' }),
+  conditions: z
+    .array(levelConditionSchema)
+    .nullish()
+    .transform((v) => v ?? []),
+  required_custom_scopes: z
+    .array(z.array(z.string().min(1, { error: 'must not be empty' })).nullish())
+    .nullish()
+    .transform((v) => (v ?? []).map((level) => level ?? [])),
+});
+export type Offer = z.output<typeof offerSchema>;
+export type OfferInput = z.input<typeof offerSchema>;
+
+export const filterOffersRequestSchema = z
+  .object({
+    credify_id: id,
+    local_id: id,
+    offers: z
+      .array(offerSchema)
+      .nullish()
+      .transform((v) => v ?? []),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.credify_id && !body.local_id) {
+      ctx.addIssue({ code: 'custom', path: ['credify_id'], message: 'credify_id or local_id is required' });
+    }
+  });
+export type FilterOffersRequest = z.output<typeof filterOffersRequestSchema>;
+export type FilterOffersRequestInput = z.input<typeof filterOffersRequestSchema>;
+
+export const evaluationResultSchema = z.object({
+  rank: z.number().int().nonnegative(),
+  used_scopes: z.array(z.string()),
+  requested_scopes: z.array(z.string()),
+});
+export type EvaluationResultWire = z.infer<typeof evaluationResultSchema>;
+
+export const evaluatedOfferSchema = z.looseObject({
+  code: z.string().min(1),
+  evaluation_result: evaluationResultSchema.extend({ rank: z.number().int().positive() }),
+});
+export type EvaluatedOffer = z.infer<typeof evaluatedOfferSchema>;
+
+export const filterOffersResponseSchema = z.object({
+  data: z.object({ offers: z.array(evaluatedOfferSchema) }),
+});
+export type FilterOffersResponse = z.infer<typeof filterOffersResponseSchema>;
