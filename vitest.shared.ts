@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages export a "source" condition that points at src/, so tests run against the
-// TypeScript sources and never wait for a build (tRPC does the same with aliases).
+// TypeScript sources and never wait for a build (tRPC does the same with aliases). Only "source"
+// and "node" are added for SSR: Vitest hands these to Node as --conditions, and an "import"
+// condition there makes CJS packages such as pg load the wrong build.
 export default defineConfig({
   resolve: { conditions: ['source', 'import', 'module', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'import', 'module', 'node', 'default'] } },
+  ssr: { resolve: { conditions: ['source', 'node'] } },
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,

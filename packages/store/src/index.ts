@@ -1,1 +1,12 @@
-export {};
+export { redactDatabaseUrl } from './executor/pg.js';
+export type { Dialect, Queryable, QueryResult, SqlExecutor, TransactionClient } from './executor/types.js';
+export type { StoreLogger } from './logger.js';
+export { EMBEDDED_MIGRATIONS } from './migrations/embedded.js';
+export { type MigrationResult, migrationChecksum } from './migrations/migrate.js';
+export type { Migration } from './migrations/types.js';
+export { DEFAULT_DATA_DIR, type OpenStoreOptions, openStore } from './open-store.js';
+export * from './records.js';
+export { DEFAULT_JOB_RETRY, type JobOps, jobBackoffMs } from './repositories/jobs.js';
+export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
+export { hashSessionToken, type UserOps } from './repositories/users.js';
+export type { Store, StoreOperations, StoreTransaction } from './store.js';

@@ -1,0 +1,94 @@
+/**
+ * Applies the embedded migrations in name order, each recorded in `bnpl_migrations`, all in one
+ * transaction that first takes a transaction-scoped advisory lock. Two processes starting at once
+ * on one PostgreSQL: the second waits for the lock, then finds everything applied and does nothing.
+ * A failing migration rolls back every migration of that run.
+ */
+import { createHash } from 'node:crypto';
+import type { SqlExecutor } from '../executor/types.js';
+import type { StoreLogger } from '../logger.js';
+import { EMBEDDED_MIGRATIONS } from './embedded.js';
+import type { Migration } from './types.js';
+
+/** First half of the advisory lock key: "bnpl" in ASCII. The second half is the schema's hash. */
+const LOCK_NAMESPACE = 0x626e706c;
+
+export interface MigrationResult {
+  /** Migrations this call applied (empty when the database was up to date). */
+  applied: string[];
+  /** Every migration recorded in the database after this call. */
+  recorded: string[];
+}
+
+export interface MigrateOptions {
+  /** Schema to create and migrate; undefined means the connection's current schema. */
+  schema?: string | undefined;
+  logger: StoreLogger;
+  migrations?: readonly Migration[];
+}
+
+export function migrationChecksum(sql: string): string {
+  return createHash('sha256').update(sql).digest('hex');
+}
+
+export async function migrate(executor: SqlExecutor, options: MigrateOptions): Promise<MigrationResult> {
+  const migrations = [...(options.migrations ?? EMBEDDED_MIGRATIONS)].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+  return executor.transaction(async (tx) => {
+    // coalesce: with a search_path naming a schema that does not exist yet, current_schema() is
+    // NULL, and pg_advisory_xact_lock(int, NULL) would return without locking anything.
+    await tx.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce($2::text, current_schema(), '')))`, [
+      LOCK_NAMESPACE,
+      options.schema ?? null,
+    ]);
+    if (options.schema !== undefined) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS bnpl_migrations (
+      name       text PRIMARY KEY,
+      checksum   text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await tx.query<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM bnpl_migrations ORDER BY name',
+    );
+    const recorded = new Map(rows.map((r) => [r.name, r.checksum]));
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      const checksum = migrationChecksum(migration.sql);
+      const previous = recorded.get(migration.name);
+      if (previous !== undefined) {
+        // Editing an applied migration changes nothing in an existing database; say so loudly.
+        if (previous !== checksum) {
+          options.logger.warn(
+            { migration: migration.name },
+            'applied migration differs from its file; add a new migration instead of editing an applied one',
+          );
+        }
+        continue;
+      }
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO bnpl_migrations (name, checksum) VALUES ($1, $2)', [
+        migration.name,
+        checksum,
+      ]);
+      recorded.set(migration.name, checksum);
+      applied.push(migration.name);
+      options.logger.info({ migration: migration.name }, 'applied database migration');
+    }
+    return { applied, recorded: [...recorded.keys()].sort() };
+  });
+}
+
+/** True when every embedded migration is recorded (false also when the table does not exist). */
+export async function migrationsApplied(
+  executor: Pick<SqlExecutor, 'query'>,
+  migrations: readonly Migration[] = EMBEDDED_MIGRATIONS,
+): Promise<boolean> {
+  const { rows } = await executor.query<{ present: boolean }>(
+    `SELECT to_regclass('bnpl_migrations') IS NOT NULL AS present`,
+  );
+  if (rows[0]?.present !== true) return false;
+  const recorded = await executor.query<{ name: string }>('SELECT name FROM bnpl_migrations');
+  const names = new Set(recorded.rows.map((r) => r.name));
+  return migrations.every((m) => names.has(m.name));
+}

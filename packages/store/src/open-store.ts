@@ -1,0 +1,80 @@
+/**
+ * `openStore` picks the backend: a PostgreSQL pool when a database URL is given, else PGlite in a
+ * data directory (data survives a restart), or PGlite in memory for tests. It migrates before
+ * returning, so a store you get is ready to use.
+ */
+import { resolve } from 'node:path';
+import { createPgExecutor } from './executor/pg.js';
+import { createPgliteExecutor } from './executor/pglite.js';
+import type { SqlExecutor } from './executor/types.js';
+import { type StoreLogger, silentLogger } from './logger.js';
+import type { JobRetryPolicy } from './records.js';
+import { DEFAULT_JOB_RETRY } from './repositories/jobs.js';
+import { createStore, type Store } from './store.js';
+
+export const DEFAULT_DATA_DIR = '.data/pglite';
+
+export interface OpenStoreOptions {
+  /** `postgres://…` (usually `DATABASE_URL`). Set and non-empty → PostgreSQL through a `pg` pool. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory when there is no database URL; default `.data/pglite` under the cwd. */
+  dataDir?: string | undefined;
+  /** PGlite in memory (tests): nothing is written to disk. Ignored when `databaseUrl` is set. */
+  memory?: boolean | undefined;
+  /**
+   * Schema for the kit's tables, created if missing (e.g. `bnpl`); default: the connection's
+   * search_path (normally `public`). A plain identifier: letters, digits, underscores.
+   */
+  schema?: string | undefined;
+  /** pg pool size (default 10). */
+  poolSize?: number | undefined;
+  /** Pino or anything with `info/warn/error(obj, msg)`. Silent by default. */
+  logger?: StoreLogger | undefined;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean | undefined;
+  /** Clock for job due times and leases; default the database's `now()`. For tests. */
+  now?: (() => Date) | undefined;
+  /** Backoff of `failJob` when the caller gives no retry time. */
+  jobRetry?: Partial<JobRetryPolicy> | undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const logger = options.logger ?? silentLogger;
+  const schema = options.schema;
+  if (schema !== undefined && !IDENTIFIER.test(schema)) {
+    // It is spliced into SQL and into the connection's startup options.
+    throw new Error(`Invalid schema name ${JSON.stringify(schema)}: use letters, digits and underscores`);
+  }
+  const databaseUrl = options.databaseUrl?.trim();
+
+  let executor: SqlExecutor;
+  if (databaseUrl) {
+    executor = createPgExecutor({ connectionString: databaseUrl, schema, max: options.poolSize, logger });
+  } else if (options.memory === true) {
+    executor = await createPgliteExecutor({ memory: true, schema });
+  } else {
+    executor = await createPgliteExecutor({ dataDir: resolve(options.dataDir ?? DEFAULT_DATA_DIR), schema });
+  }
+
+  const store = createStore({
+    executor,
+    logger,
+    schema,
+    jobs: { now: options.now, retry: { ...DEFAULT_JOB_RETRY, ...options.jobRetry } },
+  });
+  try {
+    if (options.migrate !== false) {
+      const result = await store.migrate();
+      logger.info(
+        { dialect: executor.dialect, location: executor.location, applied: result.applied },
+        'database ready',
+      );
+    }
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
+  }
+  return store;
+}

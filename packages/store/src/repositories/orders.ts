@@ -1,0 +1,191 @@
+/** Orders, their status history and processed webhook events: the kit's `MarketStore` surface. */
+import {
+  KitError,
+  type NewStoredOrder,
+  type OrderStatus,
+  type StatusChange,
+  type StoredOrder,
+} from '@bnpl-kit/core';
+import type { Queryable } from '../executor/types.js';
+import type { OrderStatusHistoryEntry } from '../records.js';
+import { sqlState, UNIQUE_VIOLATION } from './pg-errors.js';
+
+interface OrderRow {
+  id: string;
+  reference_id: string;
+  total_value: string;
+  currency: string;
+  order_lines: StoredOrder['orderLines'];
+  status: OrderStatus;
+  request_fingerprint: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// `total_value::text`: both drivers return numeric as a string today; the cast keeps it that way.
+const ORDER_COLUMNS = `id, reference_id, total_value::text AS total_value, currency, order_lines, status,
+  request_fingerprint, created_at, updated_at`;
+
+function toOrder(row: OrderRow): StoredOrder {
+  return {
+    id: row.id,
+    referenceId: row.reference_id,
+    totalAmount: { value: row.total_value, currency: row.currency as StoredOrder['totalAmount']['currency'] },
+    orderLines: row.order_lines,
+    status: row.status,
+    requestFingerprint: row.request_fingerprint,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface OrderReads {
+  findOrderById(id: string): Promise<StoredOrder | undefined>;
+  findOrderByReferenceId(referenceId: string): Promise<StoredOrder | undefined>;
+  /**
+   * Inserts an order and its first history row. If the reference ID is taken, inserts nothing and
+   * returns the existing order with `created: false`; a concurrent insert of the same reference ID
+   * waits on the unique index, so exactly one caller gets `created: true`.
+   */
+  insertOrder(order: NewStoredOrder): Promise<{ order: StoredOrder; created: boolean }>;
+  /** Oldest first, starting with the status the order was created with. */
+  listOrderStatusHistory(orderId: string): Promise<OrderStatusHistoryEntry[]>;
+  isEventProcessed(eventId: string): Promise<boolean>;
+}
+
+/** Operations that only make sense inside a transaction (`MarketTransaction`). */
+export interface OrderTransactionOps {
+  getOrderForUpdate(id: string): Promise<StoredOrder | undefined>;
+  setOrderStatus(change: StatusChange): Promise<void>;
+  markEventProcessed(eventId: string, eventType: string): Promise<boolean>;
+}
+
+async function findOne(q: Queryable, where: string, value: string): Promise<StoredOrder | undefined> {
+  const { rows } = await q.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE ${where} = $1`, [
+    value,
+  ]);
+  return rows[0] === undefined ? undefined : toOrder(rows[0]);
+}
+
+export function orderReads(q: Queryable): OrderReads {
+  return {
+    findOrderById: (id) => findOne(q, 'id', id),
+    findOrderByReferenceId: (referenceId) => findOne(q, 'reference_id', referenceId),
+
+    async insertOrder(order) {
+      let inserted: OrderRow | undefined;
+      try {
+        // One statement, so the order and its first history row exist together or not at all even
+        // outside a transaction.
+        const { rows } = await q.query<OrderRow>(
+          `WITH inserted AS (
+             INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
+             VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, $7)
+             ON CONFLICT (reference_id) DO NOTHING
+             RETURNING ${ORDER_COLUMNS}
+           ), history AS (
+             INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
+             SELECT id, NULL, status, 'create' FROM inserted
+           )
+           SELECT * FROM inserted`,
+          [
+            order.id,
+            order.referenceId,
+            order.totalAmount.value,
+            order.totalAmount.currency,
+            JSON.stringify(order.orderLines),
+            order.status,
+            order.requestFingerprint,
+          ],
+        );
+        inserted = rows[0];
+      } catch (err) {
+        // The reference ID is free but the service ID is stored under another reference ID.
+        if (sqlState(err) === UNIQUE_VIOLATION) {
+          throw new KitError('conflict', 'An order with this service order ID is already stored', {
+            cause: err,
+          });
+        }
+        throw err;
+      }
+      if (inserted !== undefined) return { order: toOrder(inserted), created: true };
+      // READ COMMITTED: this new statement sees the row of the transaction that won the conflict.
+      const existing = await findOne(q, 'reference_id', order.referenceId);
+      if (existing === undefined) {
+        throw new KitError('internal', 'Order reference conflicted but the existing order is not visible');
+      }
+      return { order: existing, created: false };
+    },
+
+    async listOrderStatusHistory(orderId) {
+      const { rows } = await q.query<{
+        order_id: string;
+        from_status: OrderStatus | null;
+        to_status: OrderStatus;
+        source: string;
+        changed_at: Date;
+      }>(
+        `SELECT order_id, from_status, to_status, source, changed_at
+           FROM bnpl_order_status_history WHERE order_id = $1 ORDER BY id`,
+        [orderId],
+      );
+      return rows.map((r) => ({
+        orderId: r.order_id,
+        from: r.from_status ?? undefined,
+        to: r.to_status,
+        source: r.source,
+        changedAt: r.changed_at,
+      }));
+    },
+
+    async isEventProcessed(eventId) {
+      const { rows } = await q.query('SELECT 1 FROM bnpl_processed_events WHERE event_id = $1', [eventId]);
+      return rows.length > 0;
+    },
+  };
+}
+
+export function orderTransactionOps(q: Queryable): OrderTransactionOps {
+  return {
+    async getOrderForUpdate(id) {
+      const { rows } = await q.query<OrderRow>(
+        `SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE id = $1 FOR UPDATE`,
+        [id],
+      );
+      return rows[0] === undefined ? undefined : toOrder(rows[0]);
+    },
+
+    async setOrderStatus(change) {
+      // `status = from` guards against a caller that did not read the order FOR UPDATE first.
+      const { rowCount } = await q.query(
+        `WITH updated AS (
+           UPDATE bnpl_orders SET status = $3, updated_at = now()
+            WHERE id = $1 AND status = $2
+           RETURNING id
+         )
+         INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
+         SELECT id, $2, $3, $4 FROM updated`,
+        [change.orderId, change.from, change.to, change.source],
+      );
+      if (rowCount > 0) return;
+      const current = await findOne(q, 'id', change.orderId);
+      if (current === undefined)
+        throw new KitError('order_not_found', `Order ${change.orderId} is not stored`);
+      throw new KitError(
+        'conflict',
+        `Order ${change.orderId} is ${current.status}, not ${change.from}; read it with getOrderForUpdate first`,
+      );
+    },
+
+    async markEventProcessed(eventId, eventType) {
+      // A concurrent transaction holding the same ID makes this wait on the primary key; when it
+      // commits, DO NOTHING applies and no row comes back.
+      const { rows } = await q.query(
+        `INSERT INTO bnpl_processed_events (event_id, type) VALUES ($1, $2)
+         ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+        [eventId, eventType],
+      );
+      return rows.length === 1;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The store: the kit's `MarketStore` plus what the reference servers need, on one `SqlExecutor`.
+ * Every repository is written against `Queryable`, so the same functions run on the pool (outside
+ * a transaction) and on the transaction's own connection (`tx`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { MarketStore, MarketTransaction } from '@bnpl-kit/core';
+import type { Dialect, Queryable, SqlExecutor } from './executor/types.js';
+import type { StoreLogger } from './logger.js';
+import { type MigrationResult, migrate, migrationsApplied } from './migrations/migrate.js';
+import { type JobContext, type JobOps, jobOps } from './repositories/jobs.js';
+import {
+  type OrderReads,
+  type OrderTransactionOps,
+  orderReads,
+  orderTransactionOps,
+} from './repositories/orders.js';
+import { type UserOps, userOps } from './repositories/users.js';
+
+/** Everything that works the same on the store and inside a transaction. */
+export interface StoreOperations extends OrderReads, UserOps, JobOps {
+  /** Raw SQL, for what the repositories do not cover. */
+  query: Queryable['query'];
+}
+
+/**
+ * The `tx` of `store.transaction`: the kit's `MarketTransaction` (locked order reads, status
+ * changes, processed event IDs) plus every store operation, all on the transaction's connection, so
+ * a job enqueued here commits or rolls back with the status change.
+ */
+export interface StoreTransaction extends MarketTransaction, OrderTransactionOps, StoreOperations {}
+
+export interface Store extends MarketStore<StoreTransaction>, StoreOperations {
+  readonly dialect: Dialect;
+  /** Where the data lives, safe to log. */
+  readonly location: string;
+  /**
+   * Runs `work` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. Inside, use
+   * only `tx`: calling the store itself there throws (on PGlite it would wait for the open
+   * transaction forever, on PostgreSQL it would silently run outside it).
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Applies pending migrations (`openStore` already did unless told not to). */
+  migrate(): Promise<MigrationResult>;
+  /** For `/readyz`: true when the database answers. */
+  ping(): Promise<boolean>;
+  /** For `/readyz`: true when every migration this version knows is recorded. */
+  migrationsApplied(): Promise<boolean>;
+  /** Closes the pool or PGlite (and its data directory lock). Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StoreContext {
+  executor: SqlExecutor;
+  logger: StoreLogger;
+  jobs: JobContext;
+  schema: string | undefined;
+}
+
+function operations(q: Queryable, jobs: JobContext): StoreOperations {
+  return { ...orderReads(q), ...userOps(q), ...jobOps(q, jobs), query: q.query };
+}
+
+/** Wraps a queryable so that it refuses to run while the current async context holds a transaction. */
+function guarded(q: Queryable, openTransaction: AsyncLocalStorage<{ open: boolean }>): Queryable {
+  return {
+    query(sql, params) {
+      if (openTransaction.getStore()?.open === true) {
+        return Promise.reject(
+          new Error('store called inside store.transaction(); use the `tx` passed to the callback instead'),
+        );
+      }
+      return q.query(sql, params);
+    },
+  };
+}
+
+export function createStore(ctx: StoreContext): Store {
+  const { executor } = ctx;
+  const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
+  const outer = guarded(executor, openTransaction);
+
+  return {
+    ...operations(outer, ctx.jobs),
+    dialect: executor.dialect,
+    location: executor.location,
+
+    transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      if (openTransaction.getStore()?.open === true) {
+        return Promise.reject(
+          new Error('store.transaction() cannot be nested; use the `tx` you already have'),
+        );
+      }
+      const state = { open: true };
+      return openTransaction.run(state, () =>
+        executor
+          .transaction((client) => {
+            const tx: StoreTransaction = {
+              ...operations(client, ctx.jobs),
+              ...orderTransactionOps(client),
+            };
+            return work(tx);
+          })
+          .finally(() => {
+            // Work the callback left running (not awaited) may use the store once this is over.
+            state.open = false;
+          }),
+      );
+    },
+
+    migrate: () => migrate(executor, { schema: ctx.schema, logger: ctx.logger }),
+
+    async ping() {
+      try {
+        await outer.query('SELECT 1');
+        return true;
+      } catch (err) {
+        ctx.logger.warn({ err: (err as Error).message }, 'database ping failed');
+        return false;
+      }
+    },
+
+    async migrationsApplied() {
+      try {
+        return await migrationsApplied(outer);
+      } catch (err) {
+        ctx.logger.warn({ err: (err as Error).message }, 'could not read the migrations table');
+        return false;
+      }
+    },
+
+    close: () => executor.close(),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The backends every suite runs on: PGlite in memory always, and the real PostgreSQL named by
+ * TEST_DATABASE_URL when it is set. Each `open()` gets its own database: a fresh PGlite, or a
+ * fresh schema (`bnpl_test_<random>`) on PostgreSQL that `close()` drops again.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type OpenStoreOptions, openStore, type Store } from '../../src/index.js';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+type StoreOptions = Omit<OpenStoreOptions, 'databaseUrl' | 'dataDir' | 'memory' | 'schema'>;
+
+export interface TestDatabase {
+  store: Store;
+  /**
+   * Another store on the same database. On PostgreSQL a second pool, like a second server
+   * process; PGlite is one connection in one process, so there it is the same store.
+   */
+  peer(options?: StoreOptions): Promise<Store>;
+  /**
+   * On PostgreSQL, resolves once some other session is waiting for a lock held by the session with
+   * backend PID `pid` (how a test knows a concurrent transaction really is blocked). PGlite runs
+   * one transaction at a time, so there the second cannot have started yet: resolves at once.
+   */
+  waitUntilBlockedBy(pid: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestBackend {
+  name: 'pglite' | 'postgres';
+  open(options?: StoreOptions): Promise<TestDatabase>;
+}
+
+const pglite: TestBackend = {
+  name: 'pglite',
+  async open(options = {}) {
+    const store = await openStore({ ...options, memory: true });
+    return {
+      store,
+      peer: async () => store,
+      waitUntilBlockedBy: async () => {},
+      close: () => store.close(),
+    };
+  },
+};
+
+export async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function randomSchemaName(): string {
+  return `bnpl_test_${randomBytes(6).toString('hex')}`;
+}
+
+const postgres = (databaseUrl: string): TestBackend => ({
+  name: 'postgres',
+  async open(options = {}) {
+    const schema = randomSchemaName();
+    const stores: Store[] = [];
+    const openOne = async (extra: StoreOptions = {}) => {
+      const store = await openStore({ ...options, ...extra, databaseUrl, schema, poolSize: 20 });
+      stores.push(store);
+      return store;
+    };
+    const store = await openOne();
+    return {
+      store,
+      peer: openOne,
+      async waitUntilBlockedBy(pid) {
+        // Poll the server's own lock graph; each round trip is the wait, no timers involved.
+        for (let round = 0; round < 5_000; round++) {
+          const { rows } = await store.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))',
+            [pid],
+          );
+          if ((rows[0]?.n ?? 0) > 0) return;
+        }
+        throw new Error(`no session became blocked by backend ${pid}`);
+      },
+      async close() {
+        await Promise.all(stores.map((s) => s.close()));
+        await withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      },
+    };
+  },
+});
+
+export const backends: TestBackend[] = [pglite, ...(TEST_DATABASE_URL ? [postgres(TEST_DATABASE_URL)] : [])];
+
+/** A clock tests move by hand. */
+export function manualClock(start = new Date('2030-01-01T00:00:00.000Z')) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms;
+    },
+  };
+}
+
+/** A unique-per-call suffix, so tests sharing one database never touch each other's rows. */
+export function unique(prefix: string): string {
+  return `${prefix}-${randomBytes(6).toString('hex')}`;
+}

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobBackoffMs, type Store } from '../src/index.js';
+import { backends, manualClock, type TestDatabase, unique } from './helpers/backends.js';
+
+describe('jobBackoffMs', () => {
+  it('doubles from the base delay and stops at the cap', () => {
+    const policy = { baseDelayMs: 1_000, maxDelayMs: 10_000 };
+    expect([0, 1, 2, 3, 4, 5, 6, 60].map((n) => jobBackoffMs(n, policy))).toEqual([
+      1_000, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000,
+    ]);
+  });
+});
+
+describe.each(backends)('jobs on $name', (backend) => {
+  const clock = manualClock();
+  let db: TestDatabase;
+  let store: Store;
+  let peer: Store;
+  beforeAll(async () => {
+    const options = { now: clock.now, jobRetry: { baseDelayMs: 1_000, maxDelayMs: 4_000 } };
+    db = await backend.open(options);
+    store = db.store;
+    peer = await db.peer(options);
+  });
+  afterAll(() => db.close());
+
+  it('enqueues a dedupe key once', async () => {
+    const kind = unique('kind');
+    const dedupeKey = unique('key');
+    const first = await store.enqueueJob({ kind, payload: { orderId: 'o1', amount: '150000' }, dedupeKey });
+    expect(first.created).toBe(true);
+    expect(first.job).toMatchObject({
+      kind,
+      payload: { orderId: 'o1', amount: '150000' },
+      dedupeKey,
+      status: 'pending',
+      attempts: 0,
+      maxAttempts: 10,
+      runAt: clock.now(),
+      lockedBy: undefined,
+      lockedUntil: undefined,
+      lastError: undefined,
+    });
+    const again = await peer.enqueueJob({ kind, payload: { other: true }, dedupeKey });
+    expect(again).toEqual({ job: first.job, created: false });
+    expect(await store.listJobs({ kind })).toEqual([first.job]);
+  });
+
+  it('enqueues inside a transaction, visible only once it commits', async () => {
+    const kind = unique('kind');
+    await store.transaction(async (tx) => {
+      await tx.enqueueJob({ kind, payload: null, dedupeKey: unique('key') });
+      expect(await tx.listJobs({ kind })).toHaveLength(1);
+    });
+    expect(await store.listJobs({ kind })).toHaveLength(1);
+  });
+
+  it('claims only due jobs of the requested kinds, leasing them to the worker', async () => {
+    const kind = unique('kind');
+    const other = unique('kind');
+    expect(await store.claimNextJob('w1', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    const later = await store.enqueueJob({
+      kind,
+      payload: { n: 2 },
+      dedupeKey: unique('key'),
+      runAt: new Date(clock.now().getTime() + 5_000),
+    });
+    const due = await store.enqueueJob({ kind, payload: { n: 1 }, dedupeKey: unique('key') });
+    await store.enqueueJob({ kind: other, payload: {}, dedupeKey: unique('key') });
+
+    const claimed = await store.claimNextJob<{ n: number }>('w1', { kinds: [kind], lockMs: 30_000 });
+    expect(claimed).toMatchObject({
+      id: due.job.id,
+      payload: { n: 1 },
+      status: 'running',
+      attempts: 1,
+      lockedBy: 'w1',
+      lockedUntil: new Date(clock.now().getTime() + 30_000),
+    });
+    expect(await store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    clock.advance(5_000);
+    expect((await store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 }))?.id).toBe(later.job.id);
+
+    expect(await store.completeJob(due.job.id, { workerId: 'w1' })).toBe(true);
+    expect(await store.completeJob(due.job.id, { workerId: 'w1' })).toBe(false);
+    expect(await store.findJob(due.job.id)).toMatchObject({ status: 'done', lockedUntil: undefined });
+  });
+
+  it('gives every job to exactly one of two concurrent workers', async () => {
+    const kind = unique('kind');
+    const total = 40;
+    for (let i = 0; i < total; i++)
+      await store.enqueueJob({ kind, payload: { i }, dedupeKey: `${kind}-${i}` });
+    const runs: { worker: string; id: string }[] = [];
+    const work = async (worker: string, s: Store) => {
+      for (;;) {
+        const job = await s.claimNextJob(worker, { kinds: [kind], lockMs: 60_000 });
+        if (job === undefined) return;
+        runs.push({ worker, id: job.id });
+        expect(await s.completeJob(job.id, { workerId: worker })).toBe(true);
+      }
+    };
+    await Promise.all([work('a', store), work('b', peer), work('c', store), work('d', peer)]);
+    expect(runs).toHaveLength(total);
+    expect(new Set(runs.map((r) => r.id)).size).toBe(total);
+    const jobs = await store.listJobs({ kind });
+    expect(jobs.every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('hands a job whose worker died to another worker once the lease expires', async () => {
+    const kind = unique('kind');
+    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
+    const crashed = await store.claimNextJob('dead-worker', { kinds: [kind], lockMs: 30_000 });
+    expect(crashed?.id).toBe(job.id);
+
+    clock.advance(29_999);
+    expect(await peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    clock.advance(2);
+    const rescued = await peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 });
+    expect(rescued).toMatchObject({ id: job.id, attempts: 2, lockedBy: 'rescuer', status: 'running' });
+
+    // The original worker comes back late: its lease is gone, so its outcome is not recorded.
+    expect(await store.completeJob(job.id, { workerId: 'dead-worker' })).toBe(false);
+    expect(await store.failJob(job.id, new Error('late'), { workerId: 'dead-worker' })).toBeUndefined();
+    expect(await peer.completeJob(job.id, { workerId: 'rescuer' })).toBe(true);
+  });
+
+  it('fails a job whose lease expired on its last allowed attempt instead of handing it out again', async () => {
+    const kind = unique('kind');
+    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key'), maxAttempts: 2 });
+    expect((await store.claimNextJob('w1', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(1);
+    clock.advance(1_001);
+    expect((await store.claimNextJob('w2', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(2);
+    clock.advance(1_001);
+    expect(await store.claimNextJob('w3', { kinds: [kind], lockMs: 1_000 })).toBeUndefined();
+    expect(await store.findJob(job.id)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      lockedUntil: undefined,
+      lastError: expect.stringContaining('lease expired'),
+    });
+  });
+
+  it('retries a failed job with exponential backoff, then gives up after maxAttempts', async () => {
+    const kind = unique('kind');
+    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key'), maxAttempts: 4 });
+    const claim = () => store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await claim())?.attempts).toBe(attempt);
+      const failedAt = clock.now().getTime();
+      const failed = await store.failJob(job.id, new Error(`boom ${attempt}`), { workerId: 'w' });
+      expect(failed).toMatchObject({
+        status: 'pending',
+        attempts: attempt,
+        lastError: `Error: boom ${attempt}`,
+      });
+      expect(failed?.lockedUntil).toBeUndefined();
+      const delay = failed!.runAt.getTime() - failedAt;
+      delays.push(delay);
+      clock.advance(delay - 1);
+      expect(await claim()).toBeUndefined();
+      clock.advance(1);
+    }
+    expect(delays).toEqual([1_000, 2_000, 4_000]);
+    expect((await claim())?.attempts).toBe(4);
+    expect(await store.failJob(job.id, 'still broken')).toMatchObject({
+      status: 'failed',
+      lastError: 'still broken',
+    });
+    clock.advance(60_000);
+    expect(await claim()).toBeUndefined();
+  });
+
+  it('retries at the time the caller gives, or gives up when told to', async () => {
+    const kind = unique('kind');
+    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
+    const claim = () => store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+    await claim();
+    const retryAt = new Date(clock.now().getTime() + 123_000);
+    expect((await store.failJob(job.id, 'x', { retryAt }))?.runAt).toEqual(retryAt);
+    clock.advance(123_000);
+    await claim();
+    expect((await store.failJob(job.id, 'x', { retryInMs: 7 }))?.runAt).toEqual(
+      new Date(clock.now().getTime() + 7),
+    );
+    clock.advance(7);
+    await claim();
+    expect(await store.failJob(job.id, 'fatal', { giveUp: true })).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+    });
+    expect(await store.failJob(job.id, 'again')).toBeUndefined();
+  });
+});

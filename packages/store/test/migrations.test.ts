@@ -1,0 +1,186 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgExecutor } from '../src/executor/pg.js';
+import { createPgliteExecutor } from '../src/executor/pglite.js';
+import type { SqlExecutor } from '../src/executor/types.js';
+import { EMBEDDED_MIGRATIONS, migrationChecksum, type StoreLogger } from '../src/index.js';
+import { migrate, migrationsApplied } from '../src/migrations/migrate.js';
+import {
+  backends,
+  randomSchemaName,
+  TEST_DATABASE_URL,
+  type TestDatabase,
+  withAdminClient,
+} from './helpers/backends.js';
+
+const TABLES = [
+  'bnpl_commitments',
+  'bnpl_jobs',
+  'bnpl_migrations',
+  'bnpl_order_status_history',
+  'bnpl_orders',
+  'bnpl_processed_events',
+  'bnpl_users',
+];
+
+describe('embedded migrations', () => {
+  it('match migrations/*.sql (run `pnpm --filter @bnpl-kit/store migrations:embed` when this fails)', () => {
+    const dir = join(import.meta.dirname, '..', 'migrations');
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    expect(EMBEDDED_MIGRATIONS.map((m) => m.name)).toEqual(files.map((f) => f.replace(/\.sql$/, '')));
+    for (const m of EMBEDDED_MIGRATIONS) {
+      expect(m.sql).toBe(readFileSync(join(dir, `${m.name}.sql`), 'utf8'));
+    }
+  });
+});
+
+describe.each(backends)('migrations on $name', (backend) => {
+  const opened: TestDatabase[] = [];
+  const open = async (...args: Parameters<typeof backend.open>) => {
+    const db = await backend.open(...args);
+    opened.push(db);
+    return db;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((db) => db.close()));
+  });
+
+  it('are applied at open, recorded with checksums, and a second run applies nothing', async () => {
+    const { store } = await open();
+    expect(await store.migrationsApplied()).toBe(true);
+    expect(await store.ping()).toBe(true);
+
+    const { rows } = await store.query<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM bnpl_migrations ORDER BY name',
+    );
+    expect(rows).toEqual(
+      EMBEDDED_MIGRATIONS.map((m) => ({ name: m.name, checksum: migrationChecksum(m.sql) })),
+    );
+
+    const tables = await store.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_name LIKE 'bnpl\\_%' ORDER BY table_name`,
+    );
+    expect(tables.rows.map((r) => r.name)).toEqual(TABLES);
+
+    expect(await store.migrate()).toEqual({ applied: [], recorded: EMBEDDED_MIGRATIONS.map((m) => m.name) });
+    const again = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM bnpl_migrations');
+    expect(again.rows[0]?.n).toBe(EMBEDDED_MIGRATIONS.length);
+  });
+
+  it('report not applied on a database opened without migrating', async () => {
+    const { store } = await open({ migrate: false });
+    expect(await store.ping()).toBe(true);
+    expect(await store.migrationsApplied()).toBe(false);
+    await store.migrate();
+    expect(await store.migrationsApplied()).toBe(true);
+  });
+
+  it('run concurrently from several stores: exactly one applies, none fails', async () => {
+    const db = await open({ migrate: false });
+    const peers = [db.store, await db.peer({ migrate: false }), await db.peer({ migrate: false })];
+    const results = await Promise.all(peers.map((s) => s.migrate()));
+    const names = EMBEDDED_MIGRATIONS.map((m) => m.name);
+    expect(results.filter((r) => r.applied.length > 0)).toEqual([{ applied: names, recorded: names }]);
+    for (const r of results) expect(r.recorded).toEqual(names);
+    const { rows } = await db.store.query<{ n: number }>('SELECT count(*)::int AS n FROM bnpl_migrations');
+    expect(rows[0]?.n).toBe(names.length);
+  });
+});
+
+/** A bare executor per backend, to run hand-made migration lists. */
+const postgresUrl = TEST_DATABASE_URL;
+const executors: {
+  name: string;
+  open(): Promise<{ executor: SqlExecutor; schema?: string; drop(): Promise<void> }>;
+}[] = [
+  {
+    name: 'pglite',
+    async open() {
+      const executor = await createPgliteExecutor({ memory: true });
+      return { executor, drop: () => executor.close() };
+    },
+  },
+  ...(postgresUrl
+    ? [
+        {
+          name: 'postgres',
+          async open() {
+            const schema = randomSchemaName();
+            const executor = createPgExecutor({
+              connectionString: postgresUrl,
+              schema,
+              logger: { info() {}, warn() {}, error() {} },
+            });
+            return {
+              executor,
+              schema,
+              async drop() {
+                await executor.close();
+                await withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(executors)('the migration runner on $name', ({ open }) => {
+  const logs: { level: string; obj: object; msg?: string }[] = [];
+  const logger: StoreLogger = {
+    info: (obj, msg) => logs.push({ level: 'info', obj, ...(msg === undefined ? {} : { msg }) }),
+    warn: (obj, msg) => logs.push({ level: 'warn', obj, ...(msg === undefined ? {} : { msg }) }),
+    error: (obj, msg) => logs.push({ level: 'error', obj, ...(msg === undefined ? {} : { msg }) }),
+  };
+
+  it('applies in name order and rolls the whole run back when one migration fails', async () => {
+    const { executor, schema, drop } = await open();
+    try {
+      const good = [
+        { name: '0002_b', sql: 'CREATE TABLE t_b (id int REFERENCES t_a (id))' },
+        { name: '0001_a', sql: 'CREATE TABLE t_a (id int PRIMARY KEY); INSERT INTO t_a VALUES (1)' },
+      ];
+      const bad = [
+        ...good,
+        { name: '0003_bad', sql: 'CREATE TABLE t_c (id int); SELECT no_such_function()' },
+      ];
+      await expect(migrate(executor, { schema, logger, migrations: bad })).rejects.toThrow(
+        /no_such_function/,
+      );
+      const regclass = await executor.query<{ a: string | null }>(`SELECT to_regclass('t_a')::text AS a`);
+      expect(regclass.rows[0]?.a ?? null).toBeNull();
+
+      // The referencing table comes second although listed first: order is by name.
+      const result = await migrate(executor, { schema, logger, migrations: good });
+      expect(result.applied).toEqual(['0001_a', '0002_b']);
+      expect(await migrationsApplied(executor, good)).toBe(true);
+      expect(await migrationsApplied(executor, bad)).toBe(false);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('warns (and changes nothing) when an applied migration was edited', async () => {
+    const { executor, schema, drop } = await open();
+    try {
+      await migrate(executor, {
+        schema,
+        logger,
+        migrations: [{ name: '0001_a', sql: 'CREATE TABLE t_a (id int)' }],
+      });
+      logs.length = 0;
+      const edited = [{ name: '0001_a', sql: 'CREATE TABLE t_a (id bigint)' }];
+      expect(await migrate(executor, { schema, logger, migrations: edited })).toEqual({
+        applied: [],
+        recorded: ['0001_a'],
+      });
+      expect(logs).toEqual([expect.objectContaining({ level: 'warn', obj: { migration: '0001_a' } })]);
+    } finally {
+      await drop();
+    }
+  });
+});
