@@ -44,7 +44,15 @@ export function nestedArray<C extends WireCodec<z.ZodType>, A extends z.ZodType>
 }
 
 type Shape = Record<string, WireField>;
-export type ModelOf<S extends Shape> = { [K in keyof S]: z.output<S[K]['schema']> };
+type OutputOf<S extends Shape, K extends keyof S> = z.output<S[K]['schema']>;
+type OptionalKeys<S extends Shape> = {
+  [K in keyof S]: undefined extends OutputOf<S, K> ? K : never;
+}[keyof S];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** The model of a codec: fields whose schema accepts `undefined` are optional keys. */
+export type ModelOf<S extends Shape> = Simplify<
+  { [K in Exclude<keyof S, OptionalKeys<S>>]: OutputOf<S, K> } & { [K in OptionalKeys<S>]?: OutputOf<S, K> }
+>;
 
 export interface WireCodec<Schema extends z.ZodType, Model = z.output<Schema>> extends Encoder {
   /** Validates wire JSON (issues carry wire paths) and decodes it into the model. */

@@ -4,8 +4,8 @@
  * this interface, which is also what tests fake.
  */
 import type { Amount } from '../models/money.js';
-import type { OrderLine } from '../models/order-line.js';
 import type { Invoice } from '../models/order.js';
+import type { OrderLine } from '../models/order-line.js';
 import type { OrderStatus } from '../models/status.js';
 
 export interface ServiceOrder {

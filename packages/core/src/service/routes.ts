@@ -1,0 +1,320 @@
+/**
+ * The service API (WIRE §6) as one table: every operation's method, path, auth, idempotency and the
+ * wire schemas of its request body and response `data`. The client and the sandbox both import it,
+ * so a path, a field name or a status rule cannot differ between the kit and its simulated service.
+ *
+ * Schemas are wire codecs (models/wire.ts): `schema` validates snake_case JSON and decodes it into
+ * the camelCase model, `encode` goes back. The client encodes requests and decodes responses; the
+ * sandbox decodes requests and encodes responses.
+ */
+import { z } from 'zod';
+import { amountCodec } from '../models/money.js';
+import { disburseRequestCodec, sumSubtotals } from '../models/order.js';
+import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
+import { orderStatusSchema } from '../models/status.js';
+import { field, nested, nestedArray, optionalNested, type WireCodec, wireObject } from '../models/wire.js';
+
+const text255 = z
+  .string()
+  .min(1, { error: 'must not be empty' })
+  .max(255, { error: 'must be at most 255 characters' });
+const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
+
+export const paymentRecipientCodec = wireObject({
+  type: field('type', text255),
+  id: field('id', text255),
+});
+
+export const serviceOrderCodec = wireObject({
+  id: field('id', text255),
+  referenceId: field('reference_id', text255),
+  totalAmount: nested('total_amount', amountCodec),
+  orderLines: nestedArray('order_lines', orderLines, (line) => z.array(line)),
+  orderStatus: field('order_status', orderStatusSchema),
+});
+
+const createOrderBaseCodec = wireObject({
+  referenceId: field('reference_id', text255),
+  totalAmount: nested('total_amount', amountCodec),
+  orderLines: nestedArray('order_lines', orderLines, (line) =>
+    z
+      .array(line)
+      .min(1, { error: 'an order needs at least one line' })
+      .max(500, { error: 'at most 500 lines' }),
+  ),
+  paymentRecipient: optionalNested('payment_recipient', paymentRecipientCodec),
+});
+
+/** The service applies the same arithmetic rule as the market endpoint (WIRE §1). */
+export const createOrderRequestCodec = {
+  schema: createOrderBaseCodec.schema.superRefine((order, ctx) => {
+    const sum = sumSubtotals(order.orderLines);
+    if (order.orderLines.some((line) => line.subtotal.currency !== order.totalAmount.currency)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total_amount', 'currency'],
+        message: 'every line must use this currency',
+      });
+    } else if (sum.toString() !== order.totalAmount.value) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['total_amount', 'value'],
+        message: `must equal the sum of the line subtotals, ${sum.toString()}`,
+      });
+    }
+  }),
+  encode: createOrderBaseCodec.encode,
+};
+
+export const emptyBodyCodec = wireObject({});
+
+export const accessTokenCodec = wireObject({
+  accessToken: field('access_token', z.string().min(1)),
+  expiresIn: field('expires_in', z.number().int().positive()),
+});
+
+export const pushClaimTokensRequestCodec = wireObject({
+  claimTokens: field(
+    'claim_tokens',
+    z
+      .array(z.string().min(1))
+      .min(1, { error: 'at least one claim token' })
+      .max(100, { error: 'at most 100 tokens' }),
+  ),
+});
+
+export const publicKeyCodec = wireObject({
+  signing: field('signing', z.string().min(1)),
+});
+
+export const introspectRequestCodec = wireObject({
+  token: field('token', z.string().min(1)),
+  scope: field('scope', z.string().default('')),
+});
+
+export const introspectionCodec = wireObject({
+  active: field('active', z.boolean()),
+  // RFC 7662: an inactive token's answer may carry nothing but `active`.
+  scope: field('scope', z.string().default('')),
+  aud: field('aud', z.union([z.string(), z.array(z.string())]).optional()),
+  exp: field('exp', z.number().int().optional()),
+  sub: field('sub', z.string().optional()),
+});
+
+export const availabilityRequestCodec = wireObject({
+  localId: field('local_id', text255),
+  credifyId: field('credify_id', text255.optional()),
+  phoneNumber: field('phone_number', z.string().max(32).optional()),
+  countryCode: field('country_code', z.string().max(8).optional()),
+  productTypes: field('product_types', z.array(z.string().min(1)).max(20).default([])),
+});
+
+export const availabilityResponseCodec = wireObject({
+  offers: field('offers', z.array(z.record(z.string(), z.unknown()))),
+  credifyId: field('credify_id', z.string().min(1).optional()),
+});
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+
+export interface RouteDefinition<
+  Request extends WireCodec<z.ZodType> = WireCodec<z.ZodType>,
+  Response extends WireCodec<z.ZodType> = WireCodec<z.ZodType>,
+> {
+  readonly method: HttpMethod;
+  /** Relative to the service base URL; `:name` segments are path parameters. */
+  readonly path: string;
+  /** Body codec; `undefined` for routes without a body. */
+  readonly request: Request | undefined;
+  /** Codec of the envelope's `data`. */
+  readonly response: Response;
+  /** Safe to repeat: the client retries these (with jittered backoff) and never sends an Idempotency-Key. */
+  readonly idempotent: boolean;
+  readonly auth: 'api-key' | 'bearer';
+  /** Query parameters the route reads. */
+  readonly query?: readonly string[];
+  /** What a 404 means on this route. */
+  readonly notFound?: 'order_not_found' | 'user_not_found' | 'not_found';
+}
+
+function route<Req extends WireCodec<z.ZodType>, Res extends WireCodec<z.ZodType>>(
+  definition: RouteDefinition<Req, Res>,
+): RouteDefinition<Req, Res> {
+  return definition;
+}
+
+const ORDERS = '/v1/integration/bnpl-consumers/orders';
+
+export const SERVICE_ROUTES = {
+  token: route({
+    method: 'POST',
+    path: '/v1/token',
+    request: undefined,
+    response: accessTokenCodec,
+    idempotent: true,
+    auth: 'api-key',
+  }),
+  createOrder: route({
+    method: 'POST',
+    path: ORDERS,
+    request: createOrderRequestCodec,
+    response: serviceOrderCodec,
+    idempotent: false,
+    auth: 'bearer',
+  }),
+  getOrder: route({
+    method: 'GET',
+    path: `${ORDERS}/:id`,
+    request: undefined,
+    response: serviceOrderCodec,
+    idempotent: true,
+    auth: 'bearer',
+    notFound: 'order_not_found',
+  }),
+  revertOrder: route({
+    method: 'POST',
+    path: `${ORDERS}/:id/revert`,
+    request: emptyBodyCodec,
+    response: serviceOrderCodec,
+    idempotent: false,
+    auth: 'bearer',
+    notFound: 'order_not_found',
+  }),
+  disburseOrder: route({
+    method: 'POST',
+    path: `${ORDERS}/:id/disburse`,
+    request: disburseRequestCodec,
+    response: serviceOrderCodec,
+    idempotent: false,
+    auth: 'bearer',
+    notFound: 'order_not_found',
+  }),
+  pushClaimTokens: route({
+    method: 'PUT',
+    path: '/v1/claim-providers/entities/:credify_id/claims',
+    request: pushClaimTokensRequestCodec,
+    response: emptyBodyCodec,
+    idempotent: false,
+    auth: 'bearer',
+    notFound: 'user_not_found',
+  }),
+  getPublicKey: route({
+    method: 'GET',
+    path: '/v1/entity/public-key',
+    request: undefined,
+    response: publicKeyCodec,
+    idempotent: true,
+    auth: 'bearer',
+    query: ['entity_id'],
+  }),
+  introspectToken: route({
+    method: 'POST',
+    path: '/v1/oauth2/introspect',
+    request: introspectRequestCodec,
+    response: introspectionCodec,
+    idempotent: true,
+    auth: 'bearer',
+  }),
+  // Find-or-create of the service user: repeating it changes nothing, so it is safe to retry.
+  checkAvailability: route({
+    method: 'POST',
+    path: '/v1/claim-providers/offers',
+    request: availabilityRequestCodec,
+    response: availabilityResponseCodec,
+    idempotent: true,
+    auth: 'bearer',
+  }),
+} as const;
+
+export type ServiceOperation = keyof typeof SERVICE_ROUTES;
+export const SERVICE_OPERATIONS = Object.keys(SERVICE_ROUTES) as ServiceOperation[];
+
+/** The scope the service puts on tokens it issues for calling a market's offer filtering endpoint. */
+export const READ_FILTERED_OFFERS_SCOPE = 'claim_provider:read_filtered_offers';
+/** The API-key permission BNPL needs (specification, Authentication 1). */
+export const CLAIM_PROVIDER_PERMISSION = 'claim_provider';
+export const API_KEY_HEADER = 'X-API-KEY';
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** Fills `:name` segments, percent-encoding each value. */
+export function buildServicePath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new TypeError(`Missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Matches a concrete path against a template; the decoded parameters, or `undefined`. */
+export function matchServicePath(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      try {
+        params[w.slice(1)] = decodeURIComponent(g);
+      } catch {
+        return undefined;
+      }
+    } else if (w !== g) return undefined;
+  }
+  return params;
+}
+
+/** Finds the operation a method and path belong to; `pathOnly` when only the method is wrong. */
+export function findServiceRoute(
+  method: string,
+  path: string,
+): { operation: ServiceOperation; params: Record<string, string> } | { pathOnly: true } | undefined {
+  let pathOnly = false;
+  for (const operation of SERVICE_OPERATIONS) {
+    const definition = SERVICE_ROUTES[operation];
+    const params = matchServicePath(definition.path, path);
+    if (!params) continue;
+    if (definition.method === method) return { operation, params };
+    pathOnly = true;
+  }
+  return pathOnly ? { pathOnly: true } : undefined;
+}
+
+// ---- Envelope ----------------------------------------------------------------------------------
+
+export const envelopeErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type EnvelopeError = z.infer<typeof envelopeErrorSchema>;
+
+export const failureEnvelopeSchema = z.object({
+  success: z.literal(false),
+  errors: z.array(envelopeErrorSchema),
+});
+
+/** `{ success: true, data }`; `data` is checked separately so its issues carry `data.` paths. */
+export const successEnvelopeSchema = z.object({ success: z.literal(true), data: z.unknown() });
+
+export const envelopeSchema = z.discriminatedUnion('success', [successEnvelopeSchema, failureEnvelopeSchema]);
+
+/** Error codes the service (and the sandbox) put in failure envelopes. */
+export const SERVICE_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'VALIDATION_FAILED',
+  'INVALID_CLAIM_TOKEN',
+  'CONFLICT',
+  'IDEMPOTENCY_CONFLICT',
+  'OFFER_FILTERING_FAILED',
+  'INTERNAL',
+] as const;
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+
+export function successEnvelope(data: unknown): { success: true; data: unknown } {
+  return { success: true, data };
+}
+
+export function failureEnvelope(errors: EnvelopeError[]): { success: false; errors: EnvelopeError[] } {
+  return { success: false, errors };
+}

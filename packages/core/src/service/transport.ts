@@ -1,0 +1,131 @@
+/**
+ * One HTTP exchange with the service: send, wait at most `timeoutMs` for the whole answer (headers
+ * and body), unwrap the envelope, validate `data` with the route's schema. Every failure leaves as a
+ * `KitError` (service/errors.ts), so market code never sees a raw `TypeError: fetch failed` or a zod
+ * issue about a field it never sent.
+ */
+import { KitError } from '../errors.js';
+import { issuesOf } from '../models/wire.js';
+import { upstreamError } from './errors.js';
+import { envelopeSchema, type RouteDefinition, type ServiceOperation } from './routes.js';
+
+export interface Exchange {
+  operation: ServiceOperation;
+  route: RouteDefinition;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  fetch: typeof fetch;
+}
+
+/** Thrown by `exchange` for a 401 so the caller can refresh the token once before giving up. */
+export class UnauthorizedAnswer extends Error {
+  constructor(readonly kitError: KitError) {
+    super(kitError.message);
+    this.name = 'UnauthorizedAnswer';
+  }
+}
+
+class TimeoutSignal extends Error {}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export async function exchange(ex: Exchange): Promise<unknown> {
+  const controller = new AbortController();
+  const timeout = new TimeoutSignal('timeout');
+  const timer = setTimeout(() => controller.abort(timeout), ex.timeoutMs);
+  const onCallerAbort = () => controller.abort(ex.signal?.reason);
+  if (ex.signal?.aborted) onCallerAbort();
+  ex.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let status: number;
+  let text: string;
+  try {
+    const response = await untilAborted(
+      ex.fetch(ex.url, {
+        method: ex.route.method,
+        headers: ex.headers,
+        body: ex.body,
+        signal: controller.signal,
+      }),
+      controller.signal,
+    );
+    status = response.status;
+    // Raced with the signal: an injected fetch may ignore it, or not tie the body stream to it.
+    text = await untilAborted(response.text(), controller.signal);
+  } catch (error) {
+    if (controller.signal.reason === timeout) {
+      throw new KitError(
+        'upstream_timeout',
+        `The BNPL service did not answer ${ex.operation} within ${ex.timeoutMs} ms`,
+        { extensions: { operation: ex.operation }, cause: error },
+      );
+    }
+    // The caller gave up: theirs to handle, not an upstream failure.
+    if (ex.signal?.aborted) throw ex.signal.reason;
+    throw new KitError('upstream_unavailable', `Could not reach the BNPL service for ${ex.operation}`, {
+      extensions: { operation: ex.operation },
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    ex.signal?.removeEventListener('abort', onCallerAbort);
+  }
+  return readAnswer(ex, status, text);
+}
+
+function malformed(ex: Exchange, status: number, why: string, cause?: unknown): KitError {
+  return new KitError('upstream_rejected', `The BNPL service answered ${ex.operation} with ${why}`, {
+    extensions: { operation: ex.operation, upstream_status: status },
+    cause,
+  });
+}
+
+function readAnswer(ex: Exchange, status: number, text: string): unknown {
+  let json: unknown;
+  let parsed = false;
+  try {
+    json = JSON.parse(text);
+    parsed = true;
+  } catch {
+    // An error page from a proxy is still an error of its status; only a 2xx must be JSON.
+  }
+  const envelope = parsed ? envelopeSchema.safeParse(json) : undefined;
+  if (status < 200 || status > 299) {
+    const errors = envelope?.success && !envelope.data.success ? envelope.data.errors : [];
+    const error = upstreamError(ex.operation, ex.route, status, errors);
+    if (status === 401) throw new UnauthorizedAnswer(error);
+    throw error;
+  }
+  if (!parsed) throw malformed(ex, status, 'a body that is not JSON');
+  if (!envelope?.success) throw malformed(ex, status, 'a body that is not a {success, data} envelope');
+  if (!envelope.data.success) throw malformed(ex, status, `HTTP ${status} but "success": false`);
+  const data = ex.route.response.schema.safeParse(envelope.data.data);
+  if (!data.success) {
+    const errors = issuesOf(data.error).map((i) => ({ ...i, path: i.path ? `data.${i.path}` : 'data' }));
+    const first = errors[0];
+    throw new KitError(
+      'upstream_rejected',
+      `The BNPL service answered ${ex.operation} with an unexpected body: ${first?.path}: ${first?.message}`,
+      { errors, extensions: { operation: ex.operation, upstream_status: status }, cause: data.error },
+    );
+  }
+  return data.data;
+}

@@ -1,0 +1,109 @@
+/**
+ * A scripted stand-in for the service: each call is answered by the first matching rule, and every
+ * request is recorded. Used by the client's unit tests; the client ↔ sandbox tests live in
+ * packages/sandbox/test.
+ */
+import type { CreateServiceOrderInput, OrderLine } from '../src/index.js';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  path: string;
+  headers: Headers;
+  body: string | undefined;
+}
+
+export type Answer = (request: SeenRequest, signal: AbortSignal | undefined) => Response | Promise<Response>;
+
+export function envelope(data: unknown, status = 200): Response {
+  return new Response(JSON.stringify({ success: true, data }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+export function failure(status: number, code = 'ERR', message = 'failed'): Response {
+  return new Response(JSON.stringify({ success: false, errors: [{ code, message }] }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+export function tokenAnswer(token = 'tok-1', expiresIn = 3600): Response {
+  return envelope({ access_token: token, expires_in: expiresIn });
+}
+
+/** Never answers until the request is aborted (the client's timeout). */
+export const never: Answer = (_request, signal) =>
+  new Promise((_, reject) => {
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+
+export function scriptedFetch(routes: Record<string, Answer | Answer[]>) {
+  const seen: SeenRequest[] = [];
+  const counters = new Map<string, number>();
+  const fetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    const request: SeenRequest = {
+      method: init?.method ?? 'GET',
+      url: url.toString(),
+      path: url.pathname,
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    };
+    seen.push(request);
+    const key = `${request.method} ${request.path}`;
+    const rule = routes[key];
+    if (!rule) return failure(404, 'NOT_FOUND', `unscripted ${key}`);
+    const index = counters.get(key) ?? 0;
+    counters.set(key, index + 1);
+    const answer = Array.isArray(rule) ? (rule[Math.min(index, rule.length - 1)] as Answer) : rule;
+    return answer(request, init?.signal ?? undefined);
+  };
+  return {
+    fetch: fetchImpl as typeof fetch,
+    seen,
+    count: (key: string) => seen.filter((r) => `${r.method} ${r.path}` === key).length,
+  };
+}
+
+export const ORDERS = '/v1/integration/bnpl-consumers/orders';
+
+export const line: OrderLine = {
+  name: 'Rice cooker',
+  referenceId: 'sku-1',
+  imageUrl: 'https://shop.example.com/img/1.png',
+  productUrl: 'https://shop.example.com/p/1',
+  quantity: 2,
+  measurementUnit: 'EACH',
+  unitPrice: { value: '150000', currency: 'VND' },
+  subtotal: { value: '300000', currency: 'VND' },
+};
+
+export const orderInput: CreateServiceOrderInput = {
+  referenceId: 'order-1',
+  totalAmount: { value: '300000', currency: 'VND' },
+  orderLines: [line],
+};
+
+export function wireServiceOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'ord-1',
+    reference_id: 'order-1',
+    total_amount: { value: '300000', currency: 'VND' },
+    order_lines: [
+      {
+        name: 'Rice cooker',
+        reference_id: 'sku-1',
+        image_url: 'https://shop.example.com/img/1.png',
+        product_url: 'https://shop.example.com/p/1',
+        quantity: 2,
+        measment_unit: 'EACH',
+        unit_price: { value: '150000', currency: 'VND' },
+        subtotal: { value: '300000', currency: 'VND' },
+      },
+    ],
+    order_status: 'PENDING',
+    ...overrides,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The admin API under `/sandbox/...`: the "dashboard" and the provider's buttons, over HTTP, so a
+ * person with curl or a test in any language can drive the sandbox. Plain JSON in and out (snake_case),
+ * failures as RFC 9457 problems. Optional `adminToken` guards it (`Authorization: Bearer <token>`).
+ */
+import { KitError, matchServicePath, problemResponse } from '@bnpl-kit/core';
+import { autoScenarioView } from '../auto.js';
+import { json, readJson, ServiceFailure } from '../http.js';
+import type { Sandbox } from '../sandbox.js';
+import { ADMIN_ROUTES, type AdminHandler, orgJson } from './routes.js';
+import { disbursementView, orderView, transactionView, userView } from './views.js';
+
+async function index(sandbox: Sandbox): Promise<Response> {
+  return json({
+    entity_id: sandbox.entityId,
+    webhook_public_key: await sandbox.publicKey(),
+    retry_schedule_ms: sandbox.webhooks.schedule,
+    endpoints: ROUTES.map(([method, pattern]) => `${method} ${pattern}`),
+  });
+}
+
+async function stateView(sandbox: Sandbox): Promise<Response> {
+  return json({
+    entity_id: sandbox.entityId,
+    webhook_public_key: await sandbox.publicKey(),
+    organizations: await Promise.all(sandbox.organizations.list().map((o) => orgJson(sandbox, o.id))),
+    users: sandbox.users.list().map(userView),
+    orders: sandbox.orders.list().map(orderView),
+    transactions: sandbox.transactions.list().map(transactionView),
+    disbursements: sandbox.disbursements().map(disbursementView),
+    deliveries: sandbox.webhooks.list().map((d) => ({
+      id: d.id,
+      event_type: d.eventType,
+      url: d.url,
+      status: d.status,
+      attempts: d.attempts.length,
+    })),
+    faults: sandbox.faults.list(),
+    auto: autoScenarioView(sandbox.auto.get()),
+  });
+}
+
+const ROUTES: [method: string, pattern: string, handler: AdminHandler][] = [
+  ['GET', '/sandbox', ({ sandbox }) => index(sandbox)],
+  ['GET', '/sandbox/state', ({ sandbox }) => stateView(sandbox)],
+  ...ADMIN_ROUTES,
+];
+
+/** ServiceFailures thrown by shared domain code become the matching problem documents. */
+function toKitError(error: unknown): unknown {
+  if (!(error instanceof ServiceFailure)) return error;
+  if (error.status === 404) return new KitError('not_found', error.message);
+  if (error.status === 409) return new KitError('invalid_transition', error.message);
+  if (error.status === 400) return new KitError('validation_failed', error.message);
+  return error;
+}
+
+export async function handleAdminRoute(
+  sandbox: Sandbox,
+  options: { adminToken: string | undefined },
+  request: Request,
+  path: string,
+): Promise<Response> {
+  try {
+    if (options.adminToken !== undefined) {
+      const header = request.headers.get('authorization') ?? '';
+      if (header !== `Bearer ${options.adminToken}`) {
+        throw new KitError('unauthenticated', 'The admin API needs Authorization: Bearer <adminToken>');
+      }
+    }
+    let pathMatched = false;
+    for (const [method, pattern, handler] of ROUTES) {
+      const params = matchServicePath(pattern, path.replace(/\/+$/, '') || '/');
+      if (!params) continue;
+      pathMatched = true;
+      if (method !== request.method) continue;
+      const url = new URL(request.url);
+      const body = async () => {
+        const read = await readJson(request);
+        if (!read.ok) throw new KitError('invalid_json', 'The body is not valid JSON');
+        return read.value;
+      };
+      return await handler({ sandbox, request, params, url, body });
+    }
+    if (pathMatched) throw new KitError('method_not_allowed', `${request.method} is not allowed on ${path}`);
+    throw new KitError('not_found', `No admin route ${path}; GET /sandbox lists them`);
+  } catch (error) {
+    return problemResponse(toKitError(error));
+  }
+}

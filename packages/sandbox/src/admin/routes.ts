@@ -1,0 +1,295 @@
+/**
+ * The admin API's routes: the "dashboard" settings and the provider's buttons, plus records to read
+ * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
+ */
+import { KitError, parseWire } from '@bnpl-kit/core';
+import { z } from 'zod';
+import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
+import { faultFromJson, faultJsonSchema } from '../faults.js';
+import { json } from '../http.js';
+import { organizationView, parseOrganizationJson } from '../organizations.js';
+import type { Sandbox } from '../sandbox.js';
+import {
+  callView,
+  claimView,
+  deliveryView,
+  disbursementView,
+  orderView,
+  transactionView,
+  userView,
+} from './views.js';
+
+export interface AdminContext {
+  sandbox: Sandbox;
+  request: Request;
+  params: Record<string, string>;
+  url: URL;
+  body(): Promise<unknown>;
+}
+
+export type AdminHandler = (ctx: AdminContext) => Promise<Response> | Response;
+
+const approveSchema = z.object({
+  credify_id: z.string().min(1).optional(),
+  offer_code: z.string().min(1).optional(),
+});
+const readySchema = z.object({ via: z.enum(['status', 'requirement', 'both']).optional() });
+const replaySchema = z.object({ verbatim: z.boolean().optional() });
+const transactionSchema = z.object({
+  id: z.string().min(1).optional(),
+  credify_id: z.string().min(1),
+  order_id: z.string().min(1).optional(),
+  offer_code: z.string().min(1),
+  transaction_status: z.string().min(1).max(64),
+});
+const disputeSchema = z.object({ dispute_status: z.string().min(1).max(64) });
+const emitSchema = z.object({
+  organization_id: z.string().min(1).optional(),
+  payload: z.looseObject({ type: z.string().min(1) }),
+});
+const claimCheckSchema = z.object({ scope_name: z.string().min(1), claims: z.record(z.string(), z.json()) });
+
+function orgOr404(sandbox: Sandbox, id: string) {
+  const organization = sandbox.organizations.get(id);
+  if (!organization) throw new KitError('not_found', `No organisation ${id}`);
+  return organization;
+}
+
+export async function orgJson(sandbox: Sandbox, id: string) {
+  const organization = orgOr404(sandbox, id);
+  return organizationView(organization, await sandbox.organizations.claimPublicKey(id));
+}
+
+export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandler][] = [
+  [
+    'GET',
+    '/sandbox/organizations',
+    async ({ sandbox }) =>
+      json({
+        organizations: await Promise.all(sandbox.organizations.list().map((o) => orgJson(sandbox, o.id))),
+      }),
+  ],
+  [
+    'GET',
+    '/sandbox/organizations/:id',
+    async ({ sandbox, params }) => json(await orgJson(sandbox, params.id!)),
+  ],
+  [
+    'PUT',
+    '/sandbox/organizations/:id',
+    async ({ sandbox, params, body }) => {
+      sandbox.organizations.upsert(parseOrganizationJson(await body(), params.id));
+      return json(await orgJson(sandbox, params.id!));
+    },
+  ],
+  [
+    'PATCH',
+    '/sandbox/organizations/:id',
+    async ({ sandbox, params, body }) => {
+      orgOr404(sandbox, params.id!);
+      sandbox.organizations.update(params.id!, parseOrganizationJson(await body(), params.id));
+      return json(await orgJson(sandbox, params.id!));
+    },
+  ],
+  [
+    'DELETE',
+    '/sandbox/organizations/:id',
+    ({ sandbox, params }) => {
+      orgOr404(sandbox, params.id!);
+      sandbox.organizations.remove(params.id!);
+      return new Response(null, { status: 204 });
+    },
+  ],
+  // The dashboard shows the signing key "after password entry"; here the admin token plays that part.
+  [
+    'GET',
+    '/sandbox/organizations/:id/signing-key',
+    ({ sandbox, params }) => json({ signing_key: orgOr404(sandbox, params.id!).signingKey ?? null }),
+  ],
+  ['GET', '/sandbox/orders', ({ sandbox }) => json({ orders: sandbox.orders.list().map(orderView) })],
+  [
+    'GET',
+    '/sandbox/orders/:id',
+    ({ sandbox, params }) => {
+      const order = sandbox.orders.get(params.id!);
+      if (!order) throw new KitError('order_not_found', `No order ${params.id}`);
+      return json(orderView(order));
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/orders/:id/approve',
+    async ({ sandbox, params, body }) => {
+      const input = parseWire(approveSchema, await body());
+      return json(
+        orderView(
+          sandbox.orders.approve(params.id!, {
+            ...(input.credify_id && { credifyId: input.credify_id }),
+            ...(input.offer_code && { offerCode: input.offer_code }),
+          }),
+        ),
+      );
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/orders/:id/reject',
+    ({ sandbox, params }) => json(orderView(sandbox.orders.reject(params.id!))),
+  ],
+  [
+    'POST',
+    '/sandbox/orders/:id/ready',
+    async ({ sandbox, params, body }) =>
+      json(orderView(sandbox.orders.confirmReadiness(params.id!, parseWire(readySchema, await body()).via))),
+  ],
+  [
+    'POST',
+    '/sandbox/orders/:id/paid',
+    ({ sandbox, params }) => json(orderView(sandbox.orders.markPaid(params.id!))),
+  ],
+  ['GET', '/sandbox/users', ({ sandbox }) => json({ users: sandbox.users.list().map(userView) })],
+  [
+    'GET',
+    '/sandbox/claims/:credifyId',
+    ({ sandbox, params }) =>
+      json({
+        credify_id: params.credifyId,
+        claim_tokens: sandbox.claims.list(params.credifyId!).map(claimView),
+      }),
+  ],
+  [
+    'POST',
+    '/sandbox/claims/:credifyId/check',
+    async ({ sandbox, params, body }) => {
+      const input = parseWire(claimCheckSchema, await body());
+      return json({
+        matches: await sandbox.claims.matches(params.credifyId!, input.scope_name, input.claims),
+      });
+    },
+  ],
+  [
+    'GET',
+    '/sandbox/transactions',
+    ({ sandbox }) => json({ transactions: sandbox.transactions.list().map(transactionView) }),
+  ],
+  [
+    'POST',
+    '/sandbox/transactions',
+    async ({ sandbox, body }) => {
+      const t = parseWire(transactionSchema, await body());
+      const transaction = sandbox.transactions.upsert({
+        ...(t.id && { id: t.id }),
+        ...(t.order_id && { orderId: t.order_id }),
+        credifyId: t.credify_id,
+        offerCode: t.offer_code,
+        status: t.transaction_status,
+      });
+      return json(transactionView(transaction));
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/transactions/:id/dispute',
+    async ({ sandbox, params, body }) => {
+      const input = parseWire(disputeSchema, await body());
+      return json(transactionView(sandbox.transactions.completeDispute(params.id!, input.dispute_status)));
+    },
+  ],
+  [
+    'GET',
+    '/sandbox/disbursements',
+    ({ sandbox }) => json({ disbursements: sandbox.disbursements().map(disbursementView) }),
+  ],
+  [
+    'GET',
+    '/sandbox/webhooks/deliveries',
+    ({ sandbox, url }) => {
+      const q = url.searchParams;
+      const deliveries = sandbox.webhooks.list({
+        ...(q.get('status') && { status: q.get('status') as never }),
+        ...(q.get('event_type') && { eventType: q.get('event_type')! }),
+        ...(q.get('event_id') && { eventId: q.get('event_id')! }),
+        ...(q.get('organization_id') && { organizationId: q.get('organization_id')! }),
+      });
+      return json({ deliveries: deliveries.map(deliveryView) });
+    },
+  ],
+  [
+    'GET',
+    '/sandbox/webhooks/deliveries/:id',
+    ({ sandbox, params }) => {
+      const delivery = sandbox.webhooks.get(params.id!);
+      if (!delivery) throw new KitError('not_found', `No delivery ${params.id}`);
+      return json(deliveryView(delivery));
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/webhooks/deliveries/:id/replay',
+    async ({ sandbox, params, body }) => {
+      const input = parseWire(replaySchema, await body());
+      let copy: ReturnType<Sandbox['webhooks']['replay']>;
+      try {
+        copy = sandbox.webhooks.replay(params.id!, { verbatim: input.verbatim ?? false });
+      } catch (error) {
+        throw new KitError('conflict', (error as Error).message);
+      }
+      if (!copy) throw new KitError('not_found', `No delivery ${params.id}`);
+      return json(deliveryView(copy), 202);
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/webhooks/events',
+    async ({ sandbox, body }) => {
+      const input = parseWire(emitSchema, await body());
+      const organizationId = input.organization_id ?? sandbox.organizations.primary().id;
+      orgOr404(sandbox, organizationId);
+      return json(
+        { deliveries: sandbox.webhooks.emit(organizationId, input.payload).map(deliveryView) },
+        202,
+      );
+    },
+  ],
+  [
+    'POST',
+    '/sandbox/webhooks/flush',
+    ({ sandbox }) => {
+      sandbox.webhooks.flushHeld();
+      return json({ flushed: true });
+    },
+  ],
+  ['GET', '/sandbox/faults', ({ sandbox }) => json({ faults: sandbox.faults.list() })],
+  [
+    'POST',
+    '/sandbox/faults',
+    async ({ sandbox, body }) =>
+      json(sandbox.faults.inject(faultFromJson(parseWire(faultJsonSchema, await body(), 'Fault'))), 201),
+  ],
+  [
+    'DELETE',
+    '/sandbox/faults',
+    ({ sandbox }) => {
+      sandbox.faults.clear();
+      return new Response(null, { status: 204 });
+    },
+  ],
+  ['GET', '/sandbox/calls', ({ sandbox }) => json({ calls: sandbox.calls.list().map(callView) })],
+  [
+    'DELETE',
+    '/sandbox/calls',
+    ({ sandbox }) => {
+      sandbox.calls.clear();
+      return new Response(null, { status: 204 });
+    },
+  ],
+  ['GET', '/sandbox/auto', ({ sandbox }) => json(autoScenarioView(sandbox.auto.get()))],
+  [
+    'PUT',
+    '/sandbox/auto',
+    async ({ sandbox, body }) => {
+      sandbox.auto.set(parseWire(autoScenarioJsonSchema, await body(), 'Auto scenario'));
+      return json(autoScenarioView(sandbox.auto.get()));
+    },
+  ],
+];

@@ -1,0 +1,148 @@
+/**
+ * Fault injection, so a test can prove the market copes with a misbehaving service:
+ *
+ * - route faults: the next N calls of a service operation answer 500 (or another status), never
+ *   answer (a timeout from the caller's point of view), or answer 200 with a malformed body.
+ *   `afterEffect` applies the operation first, so the caller loses the answer to a request that did
+ *   happen: the case an Idempotency-Key exists for.
+ * - webhook faults: the next N deliveries (optionally of one event type) are dropped, sent twice,
+ *   delayed, or held and sent in reverse order.
+ *
+ * Each fault is consumed as it fires; `list()` shows what is left.
+ */
+import { SERVICE_OPERATIONS, type ServiceOperation } from '@bnpl-kit/core';
+import { z } from 'zod';
+
+export interface RouteFault {
+  id: string;
+  target: 'route';
+  operation: ServiceOperation;
+  /** `malformed`: a 200 whose body is not the documented envelope. */
+  action: 'error' | 'timeout' | 'malformed';
+  remaining: number;
+  /** HTTP status of an `error` answer. Default 500. */
+  status: number;
+  afterEffect: boolean;
+}
+
+export interface WebhookFault {
+  id: string;
+  target: 'webhook';
+  action: 'drop' | 'duplicate' | 'delay' | 'reorder';
+  /** Deliveries affected; for `reorder`, how many are held before they go out reversed. */
+  remaining: number;
+  delayMs: number;
+  /** Only deliveries of this event `type` (default: any). */
+  eventType: string | undefined;
+}
+
+export type Fault = RouteFault | WebhookFault;
+
+type Distribute<T> = T extends Fault
+  ? Omit<Partial<T>, 'id' | 'remaining'> & Pick<T, 'target' | 'action'>
+  : never;
+export type FaultInput = Distribute<Fault> & { times?: number };
+
+/** snake_case JSON of the admin API (`POST /sandbox/faults`). */
+export const faultJsonSchema = z.discriminatedUnion('target', [
+  z.object({
+    target: z.literal('route'),
+    operation: z.enum(SERVICE_OPERATIONS as [ServiceOperation, ...ServiceOperation[]]),
+    action: z.enum(['error', 'timeout', 'malformed']),
+    times: z.number().int().min(1).max(1000).default(1),
+    status: z.number().int().min(400).max(599).default(500),
+    after_effect: z.boolean().default(false),
+  }),
+  z.object({
+    target: z.literal('webhook'),
+    action: z.enum(['drop', 'duplicate', 'delay', 'reorder']),
+    times: z.number().int().min(1).max(1000).optional(),
+    delay_ms: z.number().int().min(0).max(86_400_000).default(1000),
+    event_type: z.string().min(1).optional(),
+  }),
+]);
+
+export function faultFromJson(json: z.output<typeof faultJsonSchema>): FaultInput {
+  if (json.target === 'route') {
+    return {
+      target: 'route',
+      operation: json.operation,
+      action: json.action,
+      times: json.times,
+      status: json.status,
+      afterEffect: json.after_effect,
+    };
+  }
+  return {
+    target: 'webhook',
+    action: json.action,
+    ...(json.times !== undefined && { times: json.times }),
+    delayMs: json.delay_ms,
+    eventType: json.event_type,
+  };
+}
+
+export class FaultRegistry {
+  #faults: Fault[] = [];
+  #nextId = 1;
+
+  add(input: FaultInput): Fault {
+    const id = `fault_${this.#nextId++}`;
+    if (input.target === 'route') {
+      if (!input.operation) throw new TypeError('A route fault needs an operation');
+      const fault: RouteFault = {
+        id,
+        target: 'route',
+        operation: input.operation,
+        action: input.action,
+        remaining: input.times ?? 1,
+        status: input.status ?? 500,
+        afterEffect: input.afterEffect ?? false,
+      };
+      this.#faults.push(fault);
+      return fault;
+    }
+    const fault: WebhookFault = {
+      id,
+      target: 'webhook',
+      action: input.action,
+      remaining: input.times ?? (input.action === 'reorder' ? 2 : 1),
+      delayMs: input.delayMs ?? 1000,
+      eventType: input.eventType,
+    };
+    this.#faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+
+  /** Consumes one firing of the first route fault for `operation`. */
+  takeRouteFault(operation: ServiceOperation): RouteFault | undefined {
+    const fault = this.#faults.find(
+      (f): f is RouteFault => f.target === 'route' && f.operation === operation,
+    );
+    if (fault) this.#consume(fault);
+    return fault && { ...fault };
+  }
+
+  /** Consumes one firing of the first webhook fault matching `eventType` (reorder counts per delivery too). */
+  takeWebhookFault(eventType: string): WebhookFault | undefined {
+    const fault = this.#faults.find(
+      (f): f is WebhookFault =>
+        f.target === 'webhook' && (f.eventType === undefined || f.eventType === eventType),
+    );
+    if (fault) this.#consume(fault);
+    return fault && { ...fault };
+  }
+
+  #consume(fault: Fault): void {
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults = this.#faults.filter((f) => f !== fault);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Every request the sandbox handled, in order: the spy tests assert on ("one token request for ten
+ * concurrent calls", "the disburse carried `Idempotency-Key: disburse:…`"). Credentials are never
+ * recorded, only whether they were present.
+ */
+import type { ServiceOperation } from '@bnpl-kit/core';
+
+export interface RecordedCall {
+  id: number;
+  at: number;
+  kind: 'service' | 'admin' | 'unknown';
+  operation: ServiceOperation | undefined;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  idempotencyKey: string | undefined;
+  hadApiKey: boolean;
+  hadBearer: boolean;
+  /** The request body as text (admin and service bodies carry no secrets). */
+  body: string | undefined;
+  /** Set when an injected fault answered instead of the operation. */
+  fault: string | undefined;
+}
+
+export interface CallFilter {
+  operation?: ServiceOperation;
+  kind?: RecordedCall['kind'];
+}
+
+export class CallRecorder {
+  #calls: RecordedCall[] = [];
+  #nextId = 1;
+  readonly #limit: number;
+
+  constructor(limit = 10_000) {
+    this.#limit = limit;
+  }
+
+  record(call: Omit<RecordedCall, 'id'>): RecordedCall {
+    const recorded = { id: this.#nextId++, ...call };
+    this.#calls.push(recorded);
+    // A long-running standalone sandbox keeps the most recent calls only.
+    if (this.#calls.length > this.#limit) this.#calls.splice(0, this.#calls.length - this.#limit);
+    return recorded;
+  }
+
+  list(filter: CallFilter = {}): RecordedCall[] {
+    return this.#calls.filter(
+      (c) =>
+        (filter.operation === undefined || c.operation === filter.operation) &&
+        (filter.kind === undefined || c.kind === filter.kind),
+    );
+  }
+
+  count(operation: ServiceOperation): number {
+    return this.list({ operation }).length;
+  }
+
+  last(operation?: ServiceOperation): RecordedCall | undefined {
+    return (operation === undefined ? this.#calls : this.list({ operation })).at(-1);
+  }
+
+  clear(): void {
+    this.#calls = [];
+  }
+}

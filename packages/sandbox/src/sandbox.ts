@@ -1,0 +1,299 @@
+/**
+ * `createSandbox`: the simulated BNPL service and provider as one fetch handler plus state access.
+ * It serves the service routes of the shared route table (service-api.ts) and a small admin API
+ * under `/sandbox/...` (admin/routes.ts), and sends signed webhooks (webhooks/sender.ts).
+ */
+import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
+import { ed25519PublicKey } from '@bnpl-kit/core/testing';
+import { handleAdminRoute } from './admin/handler.js';
+import { type AutoScenario, attachAutoScenario } from './auto.js';
+import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';
+import { type Clock, isManualClock, systemClock } from './clock.js';
+import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
+import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
+import { OrderBook, type ReadinessVia } from './orders.js';
+import { normalizeOrganization, type Organization, type OrganizationInput } from './organizations.js';
+import { CallRecorder } from './recorder.js';
+import {
+  handleServiceRoute,
+  methodNotAllowedResponse,
+  notFoundResponse,
+  type ServiceApiDeps,
+} from './service-api.js';
+import {
+  type ClaimTokenRecord,
+  type Disbursement,
+  type SandboxOrder,
+  SandboxState,
+  type ServiceUser,
+  type Transaction,
+} from './state.js';
+import { SandboxTimers } from './timers.js';
+import { DEFAULT_TOKEN_TTL_SECONDS, TokenIssuer } from './tokens.js';
+import { type DeliveryFilter, WebhookSender } from './webhooks/sender.js';
+import type { Delivery } from './webhooks/types.js';
+
+export interface HandleOptions {
+  /** A path prefix to strip first, when the sandbox is mounted under one (e.g. `/api`). */
+  basePath?: string;
+}
+
+export interface Sandbox {
+  /** The one fetch handler: service routes (WIRE §6) and the `/sandbox/...` admin API. */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  readonly entityId: string;
+  readonly clock: Clock;
+  /** The raw records, for assertions. */
+  readonly state: SandboxState;
+  /** The webhook signing public key, base64url of the raw 32 bytes (also at `GET /v1/entity/public-key`). */
+  publicKey(): Promise<string>;
+  readonly organizations: {
+    list(): Organization[];
+    get(id: string): Organization | undefined;
+    /** The first organisation: the default one when none was configured. */
+    primary(): Organization;
+    /** Creates, or updates the fields `input` mentions (the others keep their values). */
+    upsert(input: OrganizationInput): Organization;
+    /** Like `upsert`, for an organisation that must exist. */
+    update(id: string, patch: Omit<OrganizationInput, 'id'>): Organization;
+    remove(id: string): boolean;
+    /** The key its claim tokens are verified with (registered or derived from its signing key). */
+    claimPublicKey(id: string): Promise<string | undefined>;
+  };
+  readonly orders: {
+    list(): SandboxOrder[];
+    get(id: string): SandboxOrder | undefined;
+    approve(id: string, options?: { credifyId?: string; offerCode?: string }): SandboxOrder;
+    reject(id: string): SandboxOrder;
+    confirmReadiness(id: string, via?: ReadinessVia): SandboxOrder;
+    markPaid(id: string): SandboxOrder;
+  };
+  readonly users: { list(): ServiceUser[]; get(credifyId: string): ServiceUser | undefined };
+  readonly claims: {
+    list(credifyId: string): ClaimTokenRecord[];
+    /** Whether one scope's claims (commitment entry included) hash to the scope hash the market pushed. */
+    matches(credifyId: string, scopeName: string, scopeClaims: ScopeClaims): Promise<boolean>;
+  };
+  readonly transactions: {
+    list(): Transaction[];
+    upsert(input: {
+      id?: string;
+      credifyId: string;
+      orderId?: string;
+      offerCode: string;
+      status: string;
+    }): Transaction;
+    completeDispute(id: string, status: string): Transaction;
+  };
+  disbursements(): Disbursement[];
+  readonly webhooks: {
+    list(filter?: DeliveryFilter): Delivery[];
+    get(id: string): Delivery | undefined;
+    replay(id: string, options?: { verbatim?: boolean }): Delivery | undefined;
+    /** Sends any payload (known or unknown `type`) to the organisation's webhook URLs. */
+    emit(organizationId: string, payload: Record<string, unknown>): Delivery[];
+    /** Resolves when no attempt is running; scheduled retries do not count. */
+    idle(): Promise<void>;
+    flushHeld(): void;
+    readonly schedule: readonly number[];
+  };
+  readonly faults: { inject(input: FaultInput): Fault; list(): Fault[]; clear(): void };
+  readonly calls: CallRecorder;
+  readonly auto: { get(): AutoScenario | undefined; set(scenario: AutoScenario | undefined): void };
+  /** Manual clock only: advances time, letting every webhook attempt that becomes due finish. */
+  tick(ms: number): Promise<void>;
+  /** Stops every timer and releases held answers. */
+  close(): void;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clock = options.clock ?? systemClock;
+  const outboundFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const state = new SandboxState();
+  const faults = new FaultRegistry();
+  const calls = new CallRecorder();
+  const entityId = options.entityId ?? DEFAULT_ENTITY_ID;
+  const seed = options.signingKey
+    ? parseSigningKey(options.signingKey)
+    : crypto.getRandomValues(new Uint8Array(32));
+  let publicKeyText: Promise<string> | undefined;
+  const publicKey = () => {
+    publicKeyText ??= ed25519PublicKey(seed).then(base64UrlEncode);
+    return publicKeyText;
+  };
+
+  const timers = new SandboxTimers(clock);
+  const later = (ms: number, callback: () => void) => timers.later(ms, callback);
+
+  for (const input of options.organizations ?? [{ id: DEFAULT_ORGANIZATION_ID }]) {
+    state.organizations.set(input.id, normalizeOrganization(input));
+  }
+
+  const sender = new WebhookSender({
+    clock,
+    fetch: outboundFetch,
+    signingSeed: seed,
+    faults,
+    options: options.webhooks ?? {},
+  });
+  const emit = (organizationId: string, payload: Record<string, unknown>) => {
+    const organization = state.organizations.get(organizationId);
+    return organization ? sender.emit(organizationId, organization.webhookUrls, payload) : [];
+  };
+  const orders = new OrderBook(
+    state,
+    clock,
+    emit,
+    {
+      readinessVia: options.readinessVia ?? 'both',
+      cancelVia: options.cancelVia ?? 'direct',
+      cancelSettleMs: options.cancelSettleMs ?? 1000,
+      disburseVia: options.disburseVia ?? 'direct',
+    },
+    later,
+  );
+  let scenario = options.auto;
+  attachAutoScenario(orders, () => scenario, later);
+  const tokens = new TokenIssuer(state, clock, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+
+  const deps: ServiceApiDeps = {
+    state,
+    clock,
+    tokens,
+    orders,
+    faults,
+    entityId,
+    fetch: outboundFetch,
+    offerFilteringTimeoutMs: options.offerFilteringTimeoutMs ?? 5000,
+    webhookPublicKey: publicKey,
+    hang: (request, ms) => timers.hold(request, ms),
+  };
+
+  const sandbox: Sandbox = {
+    entityId,
+    clock,
+    state,
+    publicKey,
+    async handle(request, handleOptions = {}) {
+      const url = new URL(request.url);
+      const base = handleOptions.basePath?.replace(/\/+$/, '') ?? '';
+      const path =
+        base && url.pathname.startsWith(base) ? url.pathname.slice(base.length) || '/' : url.pathname;
+      const body = request.body ? await request.clone().text() : undefined;
+      const record = { method: request.method, path, query: url.search, body, at: clock.now() };
+      const credentials = {
+        hadApiKey: request.headers.has('x-api-key'),
+        hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
+        idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+      };
+      if (path === '/sandbox' || path.startsWith('/sandbox/')) {
+        const response = await handleAdminRoute(sandbox, { adminToken: options.adminToken }, request, path);
+        calls.record({
+          ...record,
+          ...credentials,
+          kind: 'admin',
+          operation: undefined,
+          status: response.status,
+          fault: undefined,
+        });
+        return response;
+      }
+      const found = findServiceRoute(request.method, path);
+      if (!found || 'pathOnly' in found) {
+        const response = found ? methodNotAllowedResponse(request.method, path) : notFoundResponse(path);
+        calls.record({
+          ...record,
+          ...credentials,
+          kind: 'unknown',
+          operation: undefined,
+          status: response.status,
+          fault: undefined,
+        });
+        return response;
+      }
+      const { response, fault } = await handleServiceRoute(deps, found.operation, found.params, request);
+      calls.record({
+        ...record,
+        ...credentials,
+        kind: 'service',
+        operation: found.operation,
+        status: response.status,
+        fault,
+      });
+      return response;
+    },
+    organizations: {
+      list: () => [...state.organizations.values()],
+      get: (id) => state.organizations.get(id),
+      primary() {
+        const first = state.organizations.values().next();
+        if (first.done) throw new Error('The sandbox has no organisation');
+        return first.value;
+      },
+      upsert(input) {
+        const organization = normalizeOrganization(input, state.organizations.get(input.id));
+        state.organizations.set(organization.id, organization);
+        return organization;
+      },
+      update(id, patch) {
+        const previous = state.organizations.get(id);
+        if (!previous) throw new Error(`No organisation ${id}`);
+        const organization = normalizeOrganization({ ...patch, id }, previous);
+        state.organizations.set(id, organization);
+        return organization;
+      },
+      remove: (id) => state.organizations.delete(id),
+      async claimPublicKey(id) {
+        const organization = state.organizations.get(id);
+        return organization ? organizationPublicKey(organization) : undefined;
+      },
+    },
+    orders: {
+      list: () => [...state.orders.values()],
+      get: (id) => state.orders.get(id),
+      approve: (id, approveOptions) => orders.approve(id, approveOptions),
+      reject: (id) => orders.reject(id),
+      confirmReadiness: (id, via) => orders.confirmReadiness(id, via),
+      markPaid: (id) => orders.markPaid(id),
+    },
+    users: { list: () => [...state.users.values()], get: (id) => state.users.get(id) },
+    claims: {
+      list: (credifyId) => state.claimsOf(credifyId),
+      matches: (credifyId, scopeName, scopeClaims) =>
+        claimsMatchPushedToken(state, credifyId, scopeName, scopeClaims),
+    },
+    transactions: {
+      list: () => [...state.transactions.values()],
+      upsert: (input) => orders.upsertTransaction(input),
+      completeDispute: (id, status) => orders.completeDispute(id, status),
+    },
+    disbursements: () => [...state.disbursements],
+    webhooks: {
+      list: (filter) => sender.list(filter),
+      get: (id) => sender.get(id),
+      replay: (id, replayOptions) => sender.replay(id, replayOptions),
+      emit,
+      idle: () => sender.idle(),
+      flushHeld: () => sender.flushHeld(),
+      schedule: sender.schedule,
+    },
+    faults: { inject: (input) => faults.add(input), list: () => faults.list(), clear: () => faults.clear() },
+    calls,
+    auto: {
+      get: () => scenario,
+      set(next) {
+        scenario = next;
+      },
+    },
+    async tick(ms) {
+      if (!isManualClock(clock))
+        throw new Error('tick() needs a manual clock: createSandbox({ clock: createManualClock() })');
+      await clock.advance(ms, () => sender.settle());
+    },
+    close() {
+      timers.close();
+      sender.close();
+    },
+  };
+  return sandbox;
+}

@@ -1,0 +1,296 @@
+/** The admin API under /sandbox: dashboard settings, provider buttons, deliveries, faults, claims. */
+import { buildClaimTokens } from '@bnpl-kit/core';
+import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createManualClock,
+  createSandbox,
+  optionsFromConfig,
+  type Sandbox,
+  type SandboxOptions,
+} from '../src/index.js';
+import { adminJson, directClient, fakeMarket, marketOrg, orderInput, status } from './support.js';
+
+let sandbox: Sandbox | undefined;
+afterEach(() => sandbox?.close());
+
+function setup(options: SandboxOptions = {}) {
+  const market = fakeMarket();
+  sandbox = createSandbox({
+    organizations: [marketOrg()],
+    fetch: market.fetch,
+    clock: createManualClock(),
+    ...options,
+  });
+  const s = sandbox;
+  const admin = (method: string, path: string, body?: unknown, headers = {}) =>
+    adminJson(s, method, path, body, headers);
+  return { sandbox, market, admin, client: directClient(sandbox) };
+}
+
+describe('admin API', () => {
+  it('lists its endpoints and shows the whole state', async () => {
+    const { admin, client } = setup();
+    await client.createOrder(orderInput());
+    const index = await admin('GET', '/sandbox');
+    expect(index.json.endpoints).toContain('POST /sandbox/orders/:id/approve');
+    expect(index.json.webhook_public_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const state = await admin('GET', '/sandbox/state');
+    expect(state.status).toBe(200);
+    expect(state.json.organizations[0]).toMatchObject({
+      id: 'org-market',
+      integration_mode: 'basic',
+      whitelisted: true,
+      api_keys: [{ key: 'sk_test_market_key', permissions: ['claim_provider'] }],
+    });
+    expect(state.json.orders[0]).toMatchObject({ reference_id: 'order-1', order_status: 'PENDING' });
+  });
+
+  it('creates, patches, reads and deletes organisations; the signing key is shown only on request', async () => {
+    const { admin, client } = setup();
+    const keys = await generateKeyPair();
+    const put = await admin('PUT', '/sandbox/organizations/org-new', {
+      api_keys: ['sk_new_org_key_1'],
+      webhook_urls: ['https://new.example/v1/webhook'],
+      offer_filtering_url: 'https://new.example/v1/offers/filter',
+      basic_profile_keys: ['email', 'phone'],
+      whitelisted: false,
+      signing_key: keys.privateKeyPem,
+    });
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({
+      id: 'org-new',
+      integration_mode: 'data-sharing',
+      public_key: keys.publicKey,
+    });
+    expect(put.json).not.toHaveProperty('signing_key');
+    const patched = await admin('PATCH', '/sandbox/organizations/org-new', { whitelisted: true });
+    expect(patched.json).toMatchObject({ whitelisted: true, basic_profile_keys: ['email', 'phone'] });
+    const secret = await admin('GET', '/sandbox/organizations/org-new/signing-key');
+    expect(secret.json.signing_key).toBe(keys.privateKeyPem);
+    const other = directClient(sandbox!, { apiKey: 'sk_new_org_key_1' });
+    await expect(other.introspectToken('x', 'y')).resolves.toMatchObject({ active: false });
+    expect((await admin('DELETE', '/sandbox/organizations/org-new')).status).toBe(204);
+    expect((await admin('GET', '/sandbox/organizations/org-new')).status).toBe(404);
+    await expect(client.introspectToken('x', 'y')).resolves.toMatchObject({ active: false });
+  });
+
+  it('PUT on an existing organisation changes only the fields given', async () => {
+    const { admin, client } = setup();
+    await admin('PUT', '/sandbox/organizations/org-market', {
+      webhook_urls: ['https://moved.example/v1/webhook'],
+    });
+    const org = (await admin('GET', '/sandbox/organizations/org-market')).json;
+    expect(org).toMatchObject({
+      webhook_urls: ['https://moved.example/v1/webhook'],
+      api_keys: [{ key: 'sk_test_market_key' }],
+    });
+    await expect(client.introspectToken('x', 'y')).resolves.toMatchObject({ active: false });
+  });
+
+  it('refuses an invalid organisation with a problem document naming the field', async () => {
+    const { admin } = setup();
+    const bad = await admin('PUT', '/sandbox/organizations/org-x', { webhook_urls: ['ftp://nope'] });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toBe('application/problem+json');
+    expect(bad.json).toMatchObject({ code: 'validation_failed', errors: [{ path: 'webhook_urls[0]' }] });
+  });
+
+  it('drives an order with the provider buttons and lists deliveries and disbursements', async () => {
+    const { admin, client, sandbox } = setup();
+    const { id } = await client.createOrder(orderInput());
+    expect((await admin('POST', `/sandbox/orders/${id}/approve`)).json.order_status).toBe('APPROVED');
+    expect((await admin('POST', `/sandbox/orders/${id}/ready`, { via: 'status' })).json.order_status).toBe(
+      'DISBURSING',
+    );
+    expect((await admin('POST', `/sandbox/orders/${id}/paid`)).json.order_status).toBe('PAID');
+    const again = await admin('POST', `/sandbox/orders/${id}/approve`);
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe('invalid_transition');
+    await sandbox.webhooks.idle();
+    const deliveries = await admin(
+      'GET',
+      '/sandbox/webhooks/deliveries?event_type=BNPL_ORDER_STATUS_UPDATED',
+    );
+    expect(
+      deliveries.json.deliveries.map((d: { payload: { order_status: string } }) => d.payload.order_status),
+    ).toEqual(['APPROVED', 'DISBURSING', 'PAID']);
+    expect(deliveries.json.deliveries[0].attempts[0]).toMatchObject({
+      number: 1,
+      outcome: 'success',
+      response_status: 200,
+    });
+    expect((await admin('GET', '/sandbox/disbursements')).json.disbursements).toHaveLength(1);
+    expect((await admin('POST', '/sandbox/orders/ord_nope/reject')).status).toBe(404);
+  });
+
+  it('replays a delivery and emits custom events', async () => {
+    const { admin, market, sandbox } = setup();
+    market.answerNext(status(500));
+    const emitted = await admin('POST', '/sandbox/webhooks/events', { payload: { type: 'CUSTOM', a: 1 } });
+    expect(emitted.status).toBe(202);
+    await sandbox.webhooks.idle();
+    const id = emitted.json.deliveries[0].id as string;
+    expect((await admin('GET', `/sandbox/webhooks/deliveries/${id}`)).json.status).toBe('retrying');
+    const replay = await admin('POST', `/sandbox/webhooks/deliveries/${id}/replay`, {});
+    expect(replay.status).toBe(202);
+    await sandbox.webhooks.idle();
+    expect((await admin('GET', `/sandbox/webhooks/deliveries/${replay.json.id}`)).json).toMatchObject({
+      status: 'delivered',
+      replay_of: id,
+    });
+    expect(market.received).toHaveLength(2);
+  });
+
+  it('injects, lists and clears faults', async () => {
+    const { admin, client } = setup();
+    const created = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'createOrder',
+      action: 'error',
+      status: 503,
+    });
+    expect(created.status).toBe(201);
+    await admin('POST', '/sandbox/faults', { target: 'webhook', action: 'drop', times: 2 });
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toHaveLength(2);
+    await expect(client.createOrder(orderInput())).rejects.toMatchObject({ code: 'upstream_rejected' });
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toHaveLength(1);
+    expect((await admin('DELETE', '/sandbox/faults')).status).toBe(204);
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toEqual([]);
+    const bad = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'nope',
+      action: 'error',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('shows pushed claim tokens and checks claims against them', async () => {
+    const keys = await generateKeyPair();
+    const { admin, client } = setup({ organizations: [marketOrg({ signingKey: keys.privateKeyPem })] });
+    const { credifyId } = await client.checkAvailability({ localId: 'u', productTypes: [] });
+    const claims = {
+      'org-market:loyalty': { 'org-market:tier': 'gold', 'org-market:loyalty:commitment': 'c'.repeat(43) },
+    };
+    const tokens = await buildClaimTokens({
+      claims,
+      organizationId: 'org-market',
+      credifyId: credifyId!,
+      signingKey: keys.seed,
+    });
+    await client.pushClaimTokens(credifyId!, [tokens[0]!.token]);
+    const shown = await admin('GET', `/sandbox/claims/${credifyId}`);
+    expect(shown.json.claim_tokens).toMatchObject([
+      { scope_name: 'org-market:loyalty', scope_hash: tokens[0]!.scopeHash },
+    ]);
+    const check = await admin('POST', `/sandbox/claims/${credifyId}/check`, {
+      scope_name: 'org-market:loyalty',
+      claims: claims['org-market:loyalty'],
+    });
+    expect(check.json).toEqual({ matches: true });
+  });
+
+  it('records transactions and disputes', async () => {
+    const { admin, market, sandbox, client } = setup();
+    const { credifyId } = await client.checkAvailability({ localId: 'u', productTypes: [] });
+    const t = await admin('POST', '/sandbox/transactions', {
+      credify_id: credifyId,
+      offer_code: 'sandbox-pay-in-3',
+      transaction_status: 'PENDING',
+    });
+    await admin('POST', `/sandbox/transactions/${t.json.id}/dispute`, { dispute_status: 'RESOLVED' });
+    await sandbox.webhooks.idle();
+    expect(market.payloads().map((p) => p.type)).toEqual([
+      'OFFER_TRANSACTION_STATUS_UPDATED',
+      'OFFER_TRANSACTION_DISPUTE_STATUS_UPDATED',
+    ]);
+    expect((await admin('GET', '/sandbox/transactions')).json.transactions[0]).toMatchObject({
+      dispute_status: 'RESOLVED',
+    });
+  });
+
+  it('sets the auto scenario and lists recorded calls without credentials', async () => {
+    const { admin, client } = setup();
+    expect((await admin('PUT', '/sandbox/auto', { approve_after_ms: 100 })).json).toMatchObject({
+      approve_after_ms: 100,
+    });
+    await client.createOrder(orderInput());
+    await sandbox!.tick(100);
+    expect(sandbox!.orders.list()[0]?.status).toBe('APPROVED');
+    const calls = (await admin('GET', '/sandbox/calls')).json.calls as Record<string, unknown>[];
+    const token = calls.find((c) => c.operation === 'token')!;
+    expect(token).toMatchObject({ had_api_key: true, status: 200 });
+    expect(JSON.stringify(calls)).not.toContain('sk_test_market_key');
+  });
+
+  it('answers unknown routes and wrong methods with problems', async () => {
+    const { admin } = setup();
+    expect((await admin('GET', '/sandbox/nothing')).status).toBe(404);
+    expect((await admin('DELETE', '/sandbox/state')).status).toBe(405);
+  });
+
+  it('requires the admin token when one is configured', async () => {
+    const { admin } = setup({ adminToken: 'admin-secret-1' });
+    const refused = await admin('GET', '/sandbox/state');
+    expect(refused.status).toBe(401);
+    expect(refused.json.code).toBe('unauthenticated');
+    const allowed = await admin('GET', '/sandbox/state', undefined, {
+      authorization: 'Bearer admin-secret-1',
+    });
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe('service routes', () => {
+  it('answer unknown paths and wrong methods in the envelope', async () => {
+    const { sandbox } = setup();
+    const missing = await sandbox.handle(new Request('https://x.test/v1/nothing'));
+    expect([missing.status, await missing.json()]).toEqual([
+      404,
+      { success: false, errors: [{ code: 'NOT_FOUND', message: 'No route /v1/nothing' }] },
+    ]);
+    expect((await sandbox.handle(new Request('https://x.test/v1/token'))).status).toBe(405);
+  });
+
+  it('refuse a missing or invalid bearer token and an invalid body', async () => {
+    const { sandbox, client } = setup();
+    const orders = 'https://x.test/v1/integration/bnpl-consumers/orders';
+    const anonymous = await sandbox.handle(new Request(`${orders}/x`));
+    expect(anonymous.status).toBe(401);
+    await client.introspectToken('a', 'b');
+    const token = [...sandbox.state.tokens.values()][0]!.value;
+    const invalid = await sandbox.handle(
+      new Request(orders, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: '{"reference_id":1}',
+      }),
+    );
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe(
+      'VALIDATION_FAILED',
+    );
+  });
+});
+
+describe('config file', () => {
+  it('turns snake_case JSON into options', () => {
+    const options = optionsFromConfig({
+      organizations: [
+        { id: 'org-1', api_keys: ['sk_config_key_1'], webhook_urls: ['http://localhost:3000/v1/webhook'] },
+      ],
+      webhooks: { time_scale: 0.01 },
+      auto: { approve_after_ms: 2000 },
+      readiness_via: 'status',
+    });
+    expect(options).toMatchObject({
+      organizations: [
+        { id: 'org-1', apiKeys: ['sk_config_key_1'], webhookUrls: ['http://localhost:3000/v1/webhook'] },
+      ],
+      webhooks: { timeScale: 0.01 },
+      auto: { approveAfterMs: 2000 },
+      readinessVia: 'status',
+    });
+    expect(() => optionsFromConfig({ organizations: [{ id: 'a:b' }] })).toThrow(/organizations\[0\]\.id/);
+  });
+});
