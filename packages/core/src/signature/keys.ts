@@ -42,7 +42,8 @@ export function parsePublicKey(input: string | Uint8Array): Uint8Array {
     if (input.length === 32) return input;
     throw new KitError('misconfigured', `An Ed25519 public key is 32 bytes, got ${input.length}`);
   }
-  const text = input.trim();
+  // Environment files often carry PEM newlines as a literal backslash-n.
+  const text = input.trim().replace(/\\n/g, '\n');
   const body = pemBody(text);
   if (body !== undefined) {
     const der = decodeStandardBase64(body);

@@ -1,0 +1,157 @@
+/**
+ * `bnpl-kit certify`: the contract suite against a running market, in any language. It starts the
+ * standalone sandbox as the market's BNPL service, prints exactly how the market must be configured
+ * (as `export` lines), waits for the market to answer, runs every check of the mode, prints the
+ * report (and writes it as JUnit XML, JSON or text), and exits 1 if any check failed.
+ *
+ * Keys come from `--config` (e.g. a file written earlier by `--save-config`) or flags, and are
+ * generated otherwise, so a market that is already configured can be certified again without a restart.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  type Certification,
+  checksFor,
+  formatReport,
+  formatTextReport,
+  type IntegrationMode,
+  reportFormatFor,
+  runContractSuite,
+  startCertification,
+  waitForHttp,
+} from '@bnpl-kit/contract-tests';
+import { CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type CliIO, type CommandModule, processIO } from '../index.js';
+
+interface CertifyFlags {
+  marketUrl: string;
+  mode: IntegrationMode;
+  sandboxPort: number;
+  sandboxHost: string;
+  config?: string;
+  saveConfig?: string;
+  orgId?: string;
+  apiKey?: string;
+  signingKey?: string;
+  orgPublicKey?: string;
+  marketToken?: string;
+  callbackUrl?: string;
+  report?: string;
+  timeout: number;
+  only?: string[];
+  strict?: boolean;
+}
+
+function httpUrl(text: string): string {
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text))
+    throw new InvalidArgumentError('not an absolute http(s) URL');
+  return text.replace(/\/+$/, '');
+}
+
+function whole(kind: 'port' | 'seconds') {
+  return (text: string): number => {
+    const value = Number(text);
+    const ok =
+      Number.isInteger(value) && value >= (kind === 'port' ? 0 : 1) && (kind !== 'port' || value <= 65535);
+    if (!ok) throw new InvalidArgumentError(`not a valid ${kind === 'port' ? 'port' : 'number of seconds'}`);
+    return value;
+  };
+}
+
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_.:/@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function exportLines(run: Certification, flags: CertifyFlags): string {
+  const lines = [
+    `# Configure the market under test (${flags.mode} mode, listening on ${flags.marketUrl}) with:`,
+  ];
+  for (const [name, value] of Object.entries(run.env)) lines.push(`export ${name}=${shellQuote(value)}`);
+  if (flags.mode === 'data-sharing' && run.env.APP_SIGNING_KEY === undefined) {
+    lines.push('# APP_SIGNING_KEY: your own; its public key is registered at the sandbox');
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
+  const format = flags.report ? reportFormatFor(flags.report) : undefined;
+  if (flags.report && !format)
+    throw new Error(`--report ${flags.report}: use a .xml (JUnit), .json or .txt file`);
+  const run = await startCertification({
+    marketUrl: flags.marketUrl,
+    mode: flags.mode,
+    sandboxPort: flags.sandboxPort,
+    sandboxHost: flags.sandboxHost,
+    ...(flags.config && {
+      config: JSON.parse(await readFile(flags.config, 'utf8')) as Record<string, unknown>,
+    }),
+    ...(flags.orgId && { organizationId: flags.orgId }),
+    ...(flags.apiKey && { apiKey: flags.apiKey }),
+    ...(flags.signingKey && { serviceSigningKey: flags.signingKey }),
+    ...(flags.orgPublicKey && { orgPublicKey: flags.orgPublicKey }),
+    ...(flags.marketToken && { marketToken: flags.marketToken }),
+    ...(flags.callbackUrl && { callbackUrl: flags.callbackUrl }),
+  });
+  try {
+    if (flags.saveConfig) {
+      // Test keys of a sandbox, but keys all the same: readable by the owner only.
+      await writeFile(flags.saveConfig, `${JSON.stringify(run.savedConfig(), null, 2)}\n`, { mode: 0o600 });
+    }
+    io.stdout(exportLines(run, flags));
+    const probe = `${flags.marketUrl}/v1/demo-user`;
+    io.stderr(
+      `Sandbox service on ${run.serviceUrl}. Waiting up to ${flags.timeout} s for the market at ${flags.marketUrl}…\n`,
+    );
+    await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
+    io.stderr(`Running ${checksFor(flags.mode, flags.only).length} ${flags.mode} checks…\n`);
+    const report = await runContractSuite({ ...run.suiteOptions, ...(flags.only && { only: flags.only }) });
+    const color = io === processIO && process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+    io.stdout(formatTextReport(report, { color }));
+    if (flags.report && format) {
+      await writeFile(flags.report, formatReport(report, format));
+      io.stderr(`Report written to ${flags.report}\n`);
+    }
+    if (!report.ok || (flags.strict === true && report.summary.skipped > 0)) {
+      const why = report.ok
+        ? `${report.summary.skipped} check(s) skipped (--strict)`
+        : `${report.summary.failed} check(s) failed`;
+      throw new CommanderError(1, 'bnpl-kit.certify.failed', why);
+    }
+  } finally {
+    await run.close();
+  }
+}
+
+export const certifyCommand: CommandModule = (program, io) => {
+  program
+    .command('certify')
+    .description(
+      'run the contract suite against a market: starts the sandbox service, prints the configuration, checks',
+    )
+    .requiredOption('--market-url <url>', 'base URL of the market under test (without /v1)', httpUrl)
+    .addOption(
+      new Option('--mode <mode>', 'integration mode')
+        .choices(['basic', 'data-sharing'])
+        .makeOptionMandatory(),
+    )
+    .option('--sandbox-port <port>', 'port of the sandbox service (0 picks a free one)', whole('port'), 4010)
+    .option('--sandbox-host <host>', 'interface the sandbox binds', '127.0.0.1')
+    .option(
+      '-c, --config <file>',
+      'keys and settings to reuse (a file written by --save-config, or a sandbox config)',
+    )
+    .option('--save-config <file>', "write the keys and settings used, for the next run's --config")
+    .option('--org-id <id>', 'organisation ID (APP_ID)')
+    .option('--api-key <key>', 'API key (APP_API_KEY)')
+    .option('--signing-key <key>', "the sandbox's webhook signing key (base64url seed or PKCS#8)")
+    .option(
+      '--org-public-key <key>',
+      "the market's claim-token public key, when it keeps its own APP_SIGNING_KEY",
+    )
+    .option('--market-token <token>', 'MARKET_API_TOKEN the market accepts from its own systems')
+    .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/callback)', httpUrl)
+    .option('--report <file>', 'also write the report: .xml (JUnit), .json or .txt')
+    .option('--timeout <seconds>', 'how long to wait for the market to answer', whole('seconds'), 120)
+    .option('--only <ids...>', 'run only these check IDs or ID prefixes (e.g. webhook.)')
+    .option('--strict', 'fail when a check is skipped, too')
+    .action((flags: CertifyFlags) => certify(flags, io));
+};

@@ -1,0 +1,167 @@
+/**
+ * `bnpl-kit sandbox`: the simulated BNPL service over HTTP, for a market on a laptop or in CI. It
+ * prints what the market must be configured with (service URL, API key, public key) and where the
+ * admin API is, then serves until interrupted.
+ */
+import { readFile } from 'node:fs/promises';
+import { base64UrlEncode } from '@bnpl-kit/core';
+import {
+  DEFAULT_ORGANIZATION_ID,
+  generateApiKey,
+  type OrganizationInput,
+  optionsFromConfig,
+  type SandboxOptions,
+  type SandboxServer,
+  startSandboxServer,
+} from '@bnpl-kit/sandbox';
+import { InvalidArgumentError } from 'commander';
+import type { CliIO, CommandModule } from '../index.js';
+
+interface SandboxFlags {
+  port: number;
+  host: string;
+  config?: string;
+  adminToken?: string;
+  orgId?: string;
+  apiKey?: string;
+  webhookUrl?: string[];
+  offerFilteringUrl?: string;
+  timeScale?: number;
+  autoApprove?: number;
+  autoReady?: number;
+}
+
+function number(kind: 'port' | 'ms' | 'scale') {
+  return (text: string): number => {
+    const value = Number(text);
+    const ok =
+      kind === 'scale'
+        ? value > 0
+        : Number.isInteger(value) && value >= 0 && (kind !== 'port' || value <= 65535);
+    if (!ok) throw new InvalidArgumentError(`not a valid ${kind === 'scale' ? 'positive number' : kind}`);
+    return value;
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A signing key generated for this run is shown once, as the dashboard shows it; never a configured one. */
+interface Prepared {
+  options: SandboxOptions;
+  generatedSigningKey: string | undefined;
+}
+
+async function prepare(flags: SandboxFlags): Promise<Prepared> {
+  const options = flags.config ? optionsFromConfig(JSON.parse(await readFile(flags.config, 'utf8'))) : {};
+  let generatedSigningKey: string | undefined;
+  if (!options.organizations || options.organizations.length === 0) {
+    generatedSigningKey = base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
+    options.organizations = [{ id: DEFAULT_ORGANIZATION_ID, signingKey: generatedSigningKey }];
+  }
+  const [first, ...rest] = options.organizations;
+  const org: OrganizationInput = {
+    ...first!,
+    ...(flags.orgId && { id: flags.orgId }),
+    ...(flags.apiKey && { apiKeys: [flags.apiKey] }),
+    ...(flags.webhookUrl && { webhookUrls: flags.webhookUrl }),
+    ...(flags.offerFilteringUrl && { offerFilteringUrl: flags.offerFilteringUrl }),
+  };
+  // Generated here rather than by the sandbox so that it can be printed.
+  if (!org.apiKeys || org.apiKeys.length === 0) org.apiKeys = [generateApiKey()];
+  options.organizations = [org, ...rest];
+  if (flags.adminToken) options.adminToken = flags.adminToken;
+  if (flags.timeScale !== undefined) options.webhooks = { ...options.webhooks, timeScale: flags.timeScale };
+  if (flags.autoApprove !== undefined || flags.autoReady !== undefined) {
+    options.auto = {
+      ...options.auto,
+      ...(flags.autoApprove !== undefined && { approveAfterMs: flags.autoApprove }),
+      ...(flags.autoReady !== undefined && { readyAfterMs: flags.autoReady }),
+    };
+  }
+  return { options, generatedSigningKey };
+}
+
+async function banner(server: SandboxServer, generatedSigningKey: string | undefined): Promise<string> {
+  const org = server.sandbox.organizations.primary();
+  const key = org.apiKeys[0]?.key ?? '(none)';
+  const url = server.url;
+  const lines = [
+    `BNPL sandbox service listening on ${url}`,
+    '',
+    'Configure the market with:',
+    `  SERVICE_API_URL=${url}`,
+    `  APP_ID=${org.id}`,
+    `  APP_API_KEY=${key}`,
+    `  SERVICE_PUBLIC_KEY=${await server.sandbox.publicKey()}`,
+  ];
+  if (generatedSigningKey)
+    lines.push(`  APP_SIGNING_KEY=${generatedSigningKey}   # generated for this run (data-sharing mode)`);
+  lines.push(
+    '',
+    org.webhookUrls.length > 0
+      ? `Webhooks go to: ${org.webhookUrls.join(', ')}`
+      : `No webhook URL registered yet: PUT ${url}/sandbox/organizations/${org.id} {"webhook_urls":["<PUBLIC_BASE_URL>/v1/webhook"]} (or --webhook-url)`,
+    '',
+    'Admin API (JSON):',
+    `  GET  ${url}/sandbox                            the list of admin endpoints`,
+    `  GET  ${url}/sandbox/state                      organisations, users, orders, deliveries`,
+    `  PUT  ${url}/sandbox/organizations/:id          dashboard settings (fields left out keep their values)`,
+    `  POST ${url}/sandbox/orders/:id/approve|reject|ready|paid`,
+    `  GET  ${url}/sandbox/webhooks/deliveries        every attempt; POST …/:id/replay`,
+    `  POST ${url}/sandbox/faults                     fail routes, drop/duplicate/reorder/delay webhooks`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** Resolves on SIGINT or SIGTERM. */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** `wait` decides how long the server runs; tests pass one that resolves when they are done. */
+export function createSandboxCommand(
+  wait: (server: SandboxServer, io: CliIO) => Promise<void> = untilSignal,
+): CommandModule {
+  return (program, io) => {
+    program
+      .command('sandbox')
+      .description('run the simulated BNPL service (service API, signed webhooks, admin API) over HTTP')
+      .option('-p, --port <port>', 'port to listen on (0 picks a free one)', number('port'), 4010)
+      .option('--host <host>', 'interface to bind', '127.0.0.1')
+      .option('-c, --config <file>', 'JSON configuration (organisations, webhooks, auto scenario…)')
+      .option('--admin-token <token>', 'require Authorization: Bearer <token> on /sandbox/… admin routes')
+      .option('--org-id <id>', 'organisation ID of the first organisation')
+      .option('--api-key <key>', 'API key of the first organisation (generated when absent)')
+      .option('--webhook-url <url>', 'webhook URL of the first organisation (repeatable)', collect)
+      .option(
+        '--offer-filtering-url <url>',
+        'offer filtering URL of the first organisation (data-sharing mode)',
+      )
+      .option('--time-scale <factor>', 'multiply the webhook retry schedule (e.g. 0.001)', number('scale'))
+      .option('--auto-approve <ms>', 'approve every new order after this many ms', number('ms'))
+      .option('--auto-ready <ms>', 'confirm readiness this many ms after approval', number('ms'))
+      .action(async (flags: SandboxFlags) => {
+        const { options, generatedSigningKey } = await prepare(flags);
+        const server = await startSandboxServer({ ...options, port: flags.port, host: flags.host });
+        try {
+          io.stdout(await banner(server, generatedSigningKey));
+          await wait(server, io);
+        } finally {
+          await server.close();
+        }
+      });
+  };
+}
+
+export const sandboxCommand: CommandModule = createSandboxCommand();

@@ -1,0 +1,60 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { createSandboxCommand } from '../src/commands/sandbox.js';
+import { file } from './helpers.js';
+
+/** Runs `bnpl-kit sandbox …` in-process; `whileRunning` gets the base URL and the printed banner. */
+async function runSandbox(args: string[], whileRunning: (url: string, printed: string) => Promise<void>) {
+  let printed = '';
+  const append = (text: string) => {
+    printed += text;
+  };
+  const io = { stdout: append, stderr: append };
+  const program = new Command('bnpl-kit').exitOverride();
+  createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
+  await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
+  return printed;
+}
+
+describe('bnpl-kit sandbox', () => {
+  it('prints the base URL, API key, public key and admin endpoints, and serves the admin API', async () => {
+    await runSandbox(['--webhook-url', 'http://127.0.0.1:9/v1/webhook'], async (url, printed) => {
+      expect(printed).toContain(`listening on ${url}`);
+      expect(printed).toContain(`SERVICE_API_URL=${url}`);
+      expect(printed).toMatch(/APP_API_KEY=sk_sandbox_[A-Za-z0-9_-]+/);
+      expect(printed).toMatch(/SERVICE_PUBLIC_KEY=[A-Za-z0-9_-]{43}\n/);
+      expect(printed).toMatch(/APP_SIGNING_KEY=[A-Za-z0-9_-]{43} /);
+      expect(printed).toContain(`${url}/sandbox/state`);
+      const state = (await (await fetch(`${url}/sandbox/state`)).json()) as {
+        organizations: { id: string; webhook_urls: string[]; public_key: string }[];
+        webhook_public_key: string;
+      };
+      expect(state.organizations[0]).toMatchObject({
+        id: 'sandbox-org',
+        webhook_urls: ['http://127.0.0.1:9/v1/webhook'],
+      });
+      expect(printed).toContain(`SERVICE_PUBLIC_KEY=${state.webhook_public_key}`);
+      const key = /APP_API_KEY=(\S+)/.exec(printed)![1]!;
+      const token = await fetch(`${url}/v1/token`, { method: 'POST', headers: { 'X-API-KEY': key } });
+      expect(token.status).toBe(200);
+    });
+  });
+
+  it('reads a config file and honours the admin token', async () => {
+    const config = file(
+      JSON.stringify({
+        organizations: [{ id: 'org-cfg', api_keys: ['sk_config_key_1'], public_key: 'A'.repeat(43) }],
+        auto: { approve_after_ms: 5 },
+      }),
+      'sandbox.json',
+    );
+    const printed = await runSandbox(['--config', config, '--admin-token', 'admin-token-1'], async (url) => {
+      expect((await fetch(`${url}/sandbox/state`)).status).toBe(401);
+      const ok = await fetch(`${url}/sandbox/auto`, { headers: { authorization: 'Bearer admin-token-1' } });
+      expect(await ok.json()).toMatchObject({ approve_after_ms: 5 });
+    });
+    expect(printed).toContain('APP_ID=org-cfg');
+    expect(printed).toContain('APP_API_KEY=sk_config_key_1');
+    expect(printed).not.toContain('APP_SIGNING_KEY');
+  });
+});

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { caseRequest, vectors } from './helpers.js';
+
+function isEd25519(arg: unknown): boolean {
+  return (
+    arg === 'Ed25519' ||
+    (typeof arg === 'object' && arg !== null && (arg as { name?: unknown }).name === 'Ed25519')
+  );
+}
+
+// Simulates a runtime whose Web Crypto has no Ed25519 (older browsers, some edge runtimes).
+function withoutWebCryptoEd25519(): void {
+  const subtle = crypto.subtle;
+  for (const method of ['importKey', 'verify', 'sign'] as const) {
+    const original = subtle[method].bind(subtle) as (...args: unknown[]) => Promise<unknown>;
+    vi.spyOn(subtle, method).mockImplementation(((...args: unknown[]) =>
+      args.some(isEd25519)
+        ? Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'))
+        : original(...args)) as never);
+  }
+}
+
+// Fresh module instances, so the cached Web Crypto probe starts over.
+async function freshCore() {
+  vi.resetModules();
+  const core = await import('../../src/index.js');
+  const testing = await import('../../src/testing.js');
+  return { ...core, ...testing };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('backend selection', () => {
+  it('auto uses Web Crypto where it has Ed25519', async () => {
+    const core = await freshCore();
+    expect(await core.hasWebCryptoEd25519()).toBe(true);
+    expect(await core.createKeyring(vectors.public_key).warmUp()).toBe('webcrypto');
+  });
+
+  it('auto falls back to @noble/ed25519 where Web Crypto lacks Ed25519, for verifying and signing', async () => {
+    withoutWebCryptoEd25519();
+    const core = await freshCore();
+    expect(await core.hasWebCryptoEd25519()).toBe(false);
+    const keyring = core.createKeyring(vectors.public_key);
+    expect(await keyring.warmUp()).toBe('noble');
+
+    for (const c of vectors.webhook_cases) {
+      const outcome = await core
+        .verifyWebhook(caseRequest(c), { keys: keyring, now: new Date(c.now) })
+        .then(() => 'valid')
+        .catch((e: { code: string }) => e.code);
+      expect(outcome === 'valid' ? 'valid' : 'invalid').toBe(c.expect);
+    }
+    const signed = await core.signWebhook({
+      url: vectors.webhook_cases[0]!.webhook_url,
+      body: Buffer.from(vectors.webhook_cases[0]!.body_base64, 'base64'),
+      signingKey: vectors.signing_key_pkcs8_pem,
+      eventId: 'evt_0001',
+      timestamp: '2026-11-21T10:00:00Z',
+    });
+    expect(signed.headers.Signature).toBe(vectors.webhook_cases[0]!.headers.Signature);
+    const pair = await core.generateKeyPair();
+    expect(pair.publicKey).toHaveLength(43);
+  });
+
+  it('forcing Web Crypto where it lacks Ed25519 is reported as misconfiguration, not as a bad signature', async () => {
+    withoutWebCryptoEd25519();
+    const core = await freshCore();
+    const c = vectors.webhook_cases[0]!;
+    const error = await core
+      .verifyWebhook(caseRequest(c), { keys: vectors.public_key, now: new Date(c.now), backend: 'webcrypto' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'misconfigured' });
+    expect(String((error as Error).message)).toMatch(/backend 'auto' or 'noble'/);
+  });
+});
