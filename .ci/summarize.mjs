@@ -1,7 +1,11 @@
 // Sums vitest's per-package "Tests  …" lines into the one closing line CI reads.
 import { readFileSync } from 'node:fs';
 
-const text = readFileSync(process.argv[2], 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+const ESC = String.fromCharCode(27);
+const text = readFileSync(process.argv[2], 'utf8')
+  .split(ESC)
+  .map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, '')))
+  .join('');
 let passed = 0;
 let failed = 0;
 let skipped = 0;

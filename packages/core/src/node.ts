@@ -1,1 +1,19 @@
-export {};
+/**
+ * `@bnpl-kit/core/node`: the one Node bridge (IncomingMessage → Request, Response →
+ * ServerResponse). Express and Koa adapters are thin because of it; the rest of core stays free of
+ * Node-only APIs.
+ */
+export {
+  createNodeListener,
+  type FetchHandler,
+  type HandlerLike,
+  handleNodeRequest,
+  type NodeHandlerOptions,
+} from './node/listener.js';
+export { sendAnswer, sendResponse } from './node/send-response.js';
+export {
+  bodyWasConsumed,
+  type ConsumedBody,
+  type ToRequestOptions,
+  toRequest,
+} from './node/to-request.js';

@@ -32,29 +32,63 @@ describe('configuration (WIRE §8)', () => {
   });
 
   it('reports every problem at once, by name', () => {
-    const found = problems({ MODE: 'prod', PORT: 'eighty', APP_PROVIDING_BASIC_PROFILE: 'name,shoe_size', WEBHOOK_TOLERANCE_SECONDS: '0' });
-    expect(found).toEqual(expect.arrayContaining(['MODE', 'PORT', 'APP_PROVIDING_BASIC_PROFILE[1]', 'WEBHOOK_TOLERANCE_SECONDS']));
+    const found = problems({
+      MODE: 'prod',
+      PORT: 'eighty',
+      APP_PROVIDING_BASIC_PROFILE: 'name,shoe_size',
+      WEBHOOK_TOLERANCE_SECONDS: '0',
+    });
+    expect(found).toEqual(
+      expect.arrayContaining(['MODE', 'PORT', 'APP_PROVIDING_BASIC_PROFILE[1]', 'WEBHOOK_TOLERANCE_SECONDS']),
+    );
   });
 
   it('production requires the service URL, keys, auth token and callback', () => {
     expect(problems({ MODE: 'production' }, 'data-sharing').sort()).toEqual(
-      ['APP_API_KEY', 'APP_ID', 'APP_SIGNING_KEY', 'BNPL_CALLBACK_URL', 'MARKET_API_TOKEN', 'PUBLIC_BASE_URL', 'SERVICE_API_URL'].sort(),
+      [
+        'APP_API_KEY',
+        'APP_ID',
+        'APP_SIGNING_KEY',
+        'BNPL_CALLBACK_URL',
+        'MARKET_API_TOKEN',
+        'PUBLIC_BASE_URL',
+        'SERVICE_API_URL',
+      ].sort(),
     );
     expect(problems({ ...production, MARKET_API_TOKEN: 'short' })).toEqual(['MARKET_API_TOKEN']);
-    expect(problems({ ...production, PUBLIC_BASE_URL: 'http://market.example.com' })).toEqual(['PUBLIC_BASE_URL']);
+    expect(problems({ ...production, PUBLIC_BASE_URL: 'http://market.example.com' })).toEqual([
+      'PUBLIC_BASE_URL',
+    ]);
     expect(loadConfig(production, { integrationMode: 'data-sharing' }).mode).toBe('production');
   });
 
   it('parses the basic profile list', () => {
-    const config = loadConfig({ APP_PROVIDING_BASIC_PROFILE: ' name, email ,phone' }, { integrationMode: 'data-sharing' });
+    const config = loadConfig(
+      { APP_PROVIDING_BASIC_PROFILE: ' name, email ,phone' },
+      { integrationMode: 'data-sharing' },
+    );
     expect(config.providingBasicProfile).toEqual(['name', 'email', 'phone']);
   });
 
   it('never prints secrets', () => {
-    const config = loadConfig({ ...production, DATABASE_URL: 'postgres://u:db-password@h/d' }, { integrationMode: 'data-sharing' });
-    const printouts = [JSON.stringify(config), inspect(config, { depth: 5 }), String(config.appApiKey), `${config.marketApiToken}`, JSON.stringify(describeConfig(config))];
+    const config = loadConfig(
+      { ...production, DATABASE_URL: 'postgres://u:db-password@h/d' },
+      { integrationMode: 'data-sharing' },
+    );
+    const printouts = [
+      JSON.stringify(config),
+      inspect(config, { depth: 5 }),
+      String(config.appApiKey),
+      `${config.marketApiToken}`,
+      JSON.stringify(describeConfig(config)),
+    ];
     for (const text of printouts) {
-      for (const secret of ['api-key-secret-value', 'signing-key-secret-value', 'market-token-0123456789', 'db-password']) {
+      for (const secret of [
+        'api-key-secret-value',
+        'signing-key-secret-value',
+        'market-token-0123456789',
+        'db-password',
+      ]) {
         expect(text).not.toContain(secret);
       }
     }

@@ -56,7 +56,11 @@ describe('Amount', () => {
 describe('OrderLine', () => {
   it('decodes to the camelCase model', () => {
     const line = orderLineSchema.parse(wireLine());
-    expect(line).toMatchObject({ referenceId: 'sku-1', measurementUnit: 'EACH', unitPrice: { value: '150000' } });
+    expect(line).toMatchObject({
+      referenceId: 'sku-1',
+      measurementUnit: 'EACH',
+      unitPrice: { value: '150000' },
+    });
   });
 
   it('names the expected spelling when measurement_unit is used', () => {
@@ -96,20 +100,33 @@ describe('Order create request', () => {
 
   it('requires total_amount = sum of subtotals, reporting the expected sum', () => {
     const body = wireOrder({
-      order_lines: [wireLine(), wireLine({ reference_id: 'sku-2', quantity: 1, subtotal: { value: '150000', currency: 'VND' } })],
+      order_lines: [
+        wireLine(),
+        wireLine({ reference_id: 'sku-2', quantity: 1, subtotal: { value: '150000', currency: 'VND' } }),
+      ],
     });
     const found = issues(orderCreateRequestSchema, body);
     expect(found).toEqual([{ path: 'total_amount.value', message: expect.stringContaining('450000') }]);
   });
 
   it('reports nested paths in wire format', () => {
-    const body = wireOrder({ order_lines: [wireLine(), wireLine({ subtotal: { value: 'abc', currency: 'VND' } })] });
-    expect(issues(orderCreateRequestSchema, body).map((i) => i.path)).toContain('order_lines[1].subtotal.value');
+    const body = wireOrder({
+      order_lines: [wireLine(), wireLine({ subtotal: { value: 'abc', currency: 'VND' } })],
+    });
+    expect(issues(orderCreateRequestSchema, body).map((i) => i.path)).toContain(
+      'order_lines[1].subtotal.value',
+    );
   });
 
   it('reports every problem at once', () => {
-    const found = issues(orderCreateRequestSchema, { reference_id: '', total_amount: { value: '1' }, order_lines: [] });
-    expect(found.map((i) => i.path).sort()).toEqual(['order_lines', 'reference_id', 'total_amount.currency'].sort());
+    const found = issues(orderCreateRequestSchema, {
+      reference_id: '',
+      total_amount: { value: '1' },
+      order_lines: [],
+    });
+    expect(found.map((i) => i.path).sort()).toEqual(
+      ['order_lines', 'reference_id', 'total_amount.currency'].sort(),
+    );
   });
 
   it('refuses an empty order', () => {
@@ -125,6 +142,11 @@ describe('Order record', () => {
       totalAmount: { value: '1', currency: 'VND' },
       status: 'PENDING',
     });
-    expect(wire).toEqual({ id: 'ord_1', reference_id: 'order-1', totalAmount: { value: '1', currency: 'VND' }, status: 'PENDING' });
+    expect(wire).toEqual({
+      id: 'ord_1',
+      reference_id: 'order-1',
+      totalAmount: { value: '1', currency: 'VND' },
+      status: 'PENDING',
+    });
   });
 });

@@ -28,7 +28,9 @@ const REACHABLE: [OrderStatus, OrderStatus][] = [
 ];
 
 describe('order status transitions (WIRE §3)', () => {
-  const all = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
+  const all = ORDER_STATUSES.flatMap((from) =>
+    ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]),
+  );
 
   it.each(all)('%s → %s', (from, to) => {
     const result = transition(from, to);

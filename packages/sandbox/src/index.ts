@@ -18,6 +18,7 @@ export {
   type Organization,
   type OrganizationInput,
 } from './organizations.js';
+export { PAGE_SESSION_HEADER } from './pages/index.js';
 export type { CallFilter, RecordedCall } from './recorder.js';
 export { createSandbox, type HandleOptions, type Sandbox } from './sandbox.js';
 export { type SandboxServer, type SandboxServerOptions, startSandboxServer } from './server.js';
@@ -25,6 +26,7 @@ export type {
   AccessTokenRecord,
   ClaimTokenRecord,
   Disbursement,
+  Repayment,
   SandboxOrder,
   SandboxState,
   ServiceUser,

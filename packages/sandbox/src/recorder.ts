@@ -8,7 +8,7 @@ import type { ServiceOperation } from '@bnpl-kit/core';
 export interface RecordedCall {
   id: number;
   at: number;
-  kind: 'service' | 'admin' | 'unknown';
+  kind: 'service' | 'admin' | 'page' | 'unknown';
   operation: ServiceOperation | undefined;
   method: string;
   path: string;

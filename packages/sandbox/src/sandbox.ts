@@ -1,7 +1,8 @@
 /**
  * `createSandbox`: the simulated BNPL service and provider as one fetch handler plus state access.
  * It serves the service routes of the shared route table (service-api.ts) and a small admin API
- * under `/sandbox/...` (admin/routes.ts), and sends signed webhooks (webhooks/sender.ts).
+ * under `/sandbox/...` (admin/routes.ts), the hosted pages the web SDK opens under `/pages/...`
+ * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
 import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
 import { ed25519PublicKey } from '@bnpl-kit/core/testing';
@@ -13,6 +14,7 @@ import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
 import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
 import { OrderBook, type ReadinessVia } from './orders.js';
 import { normalizeOrganization, type Organization, type OrganizationInput } from './organizations.js';
+import { createHostedPages, isPagePath } from './pages/index.js';
 import { CallRecorder } from './recorder.js';
 import {
   handleServiceRoute,
@@ -39,7 +41,7 @@ export interface HandleOptions {
 }
 
 export interface Sandbox {
-  /** The one fetch handler: service routes (WIRE §6) and the `/sandbox/...` admin API. */
+  /** The one fetch handler: service routes (WIRE §6), the `/sandbox/...` admin API, `/pages/...`. */
   handle(request: Request, options?: HandleOptions): Promise<Response>;
   readonly entityId: string;
   readonly clock: Clock;
@@ -198,6 +200,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         });
         return response;
       }
+      if (isPagePath(path)) {
+        const response = await pages.handle(request, path);
+        const call = {
+          kind: 'page' as const,
+          operation: undefined,
+          status: response.status,
+          fault: undefined,
+        };
+        calls.record({ ...record, ...credentials, ...call });
+        return response;
+      }
       const found = findServiceRoute(request.method, path);
       if (!found || 'pathOnly' in found) {
         const response = found ? methodNotAllowedResponse(request.method, path) : notFoundResponse(path);
@@ -295,5 +308,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       sender.close();
     },
   };
+  // The hosted pages (`/pages/...`) act through the same provider actions as the admin API.
+  const pages = createHostedPages(sandbox);
   return sandbox;
 }

@@ -68,6 +68,15 @@ export interface Disbursement {
   at: number;
 }
 
+/** A user paid an order back in full on the hosted passport page. */
+export interface Repayment {
+  orderId: string;
+  credifyId: string;
+  organizationId: string;
+  amount: Amount;
+  at: number;
+}
+
 export interface StoredAnswer {
   fingerprint: string;
   status: number;
@@ -83,6 +92,8 @@ export class SandboxState {
   readonly claims = new Map<string, Map<string, ClaimTokenRecord>>();
   readonly transactions = new Map<string, Transaction>();
   readonly disbursements: Disbursement[] = [];
+  /** By order ID: repayments made on the passport page. */
+  readonly repayments = new Map<string, Repayment>();
   /** Successful answers of mutating calls by `<org>|<operation>|<Idempotency-Key>`. */
   readonly idempotency = new Map<string, StoredAnswer>();
 

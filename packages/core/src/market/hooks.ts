@@ -1,11 +1,13 @@
 /**
  * The eight hooks of the specification ("Backend hooks a data-sharing market must provide"), typed.
  * The two auth hooks are required in every mode: there is no permissive default, and
- * `createMarket` refuses to start without them.
+ * `createMarket` refuses to start without them. A hook may throw a `KitError` to answer with that
+ * problem (e.g. `user_not_found`); anything else it throws becomes a 500 that hides the details.
  */
 import type { ClaimObject } from '../claims/index.js';
-import type { WebhookEvent } from '../models/events.js';
+import type { KnownWebhookEvent, UnknownEvent } from '../models/events.js';
 import type { TransitionResult } from '../models/status.js';
+import type { MarketLogger } from './logger.js';
 import type { MarketTransaction, StoredOrder } from './store.js';
 
 /** Who a request was authenticated as. `id` is the market's internal user or client ID. */
@@ -17,11 +19,15 @@ export interface Principal {
 export interface HookContext {
   /** The request ID (from `X-Request-Id` or generated); log with it. */
   requestId: string;
+  /** The incoming request. Hooks read headers only: the kit owns the body. */
   request: Request;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  logger: MarketLogger;
 }
 
 export interface FetchUserClaimObjectInput {
-  localId: string;
+  localId: string | undefined;
   credifyId: string | undefined;
   /** Scope names or keys to include; empty means all scopes. */
   scopes: string[];
@@ -30,14 +36,15 @@ export interface FetchUserClaimObjectInput {
 
 export interface WebhookHookInput<Tx extends MarketTransaction = MarketTransaction> {
   eventId: string;
-  event: WebhookEvent;
+  event: KnownWebhookEvent;
   /** The stored order the event is about, after the transition (undefined for transaction events). */
   order: StoredOrder | undefined;
   /** What happened to the stored status (undefined when the event carries no status). */
   transition: TransitionResult | undefined;
   /**
    * True when this event is the provider's confirmation of readiness for disbursement
-   * (`DISBURSING`, or a fulfilled disbursement requirement). Data-sharing markets disburse then.
+   * (`DISBURSING`, or a fulfilled disbursement requirement) and the order is not final yet.
+   * Data-sharing markets request the disbursement then (durably: enqueue it with `tx`).
    */
   readyForDisbursement: boolean;
   /** The open transaction: work done with it commits together with the processed event ID. */
@@ -49,10 +56,16 @@ export interface MarketHooks<Tx extends MarketTransaction = MarketTransaction> {
   authenticateInternalAPIClient(request: Request, ctx: HookContext): Promise<Principal | null>;
   /** Authenticates end users calling the endpoints the frontend calls (push-claims). */
   authenticateInternalUser(request: Request, ctx: HookContext): Promise<Principal | null>;
-  /** Loads the user and commitments and forms the basic and custom claim objects. */
+  /**
+   * Loads the user and commitments and forms the basic and custom claim objects (`buildClaimObject`
+   * does the naming). Offer filtering may know only one of the two IDs.
+   */
   fetchUserClaimObject?(input: FetchUserClaimObjectInput, ctx: HookContext): Promise<ClaimObject>;
   /** Maps the market user to the predefined verification data structure. */
-  fetchVerificationInfo?(input: { localId: string; credifyId: string | undefined }, ctx: HookContext): Promise<unknown>;
+  fetchVerificationInfo?(
+    input: { localId: string; credifyId: string | undefined },
+    ctx: HookContext,
+  ): Promise<unknown>;
   /** Stores the service user ID against the internal user ID. */
   updateUserId?(input: { localId: string; credifyId: string }, ctx: HookContext): Promise<void>;
   /** Stores the commitments generated while pushing claims (scope name → commitment). */
@@ -65,3 +78,12 @@ export interface MarketHooks<Tx extends MarketTransaction = MarketTransaction> {
   /** The URL the provider redirects the user to once the BNPL transaction completes. */
   getBNPLCallback(order: StoredOrder, ctx: HookContext): Promise<string> | string;
 }
+
+/**
+ * Not one of the eight hooks: receives events whose `type` the kit does not know (WIRE §4). They
+ * are acknowledged and recorded as processed either way; without this handler they are only logged.
+ */
+export type UnknownEventHandler<Tx extends MarketTransaction = MarketTransaction> = (
+  input: { eventId: string; event: UnknownEvent; tx: Tx },
+  ctx: HookContext,
+) => Promise<void> | void;

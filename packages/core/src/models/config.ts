@@ -4,7 +4,7 @@
  * `Secret` and so never show up in a log line or a printout.
  */
 import { z } from 'zod';
-import { KitError, type FieldIssue } from '../errors.js';
+import { type FieldIssue, KitError } from '../errors.js';
 import { Secret } from './secret.js';
 import { issuesOf } from './wire.js';
 
@@ -19,9 +19,12 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 const optionalSecret = optionalText.transform((v) => (v === undefined ? undefined : new Secret(v)));
-const optionalUrl = optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v) && URL.canParse(v), {
-  error: 'must be an absolute http(s) URL',
-});
+const optionalUrl = optionalText.refine(
+  (v) => v === undefined || (/^https?:\/\//.test(v) && URL.canParse(v)),
+  {
+    error: 'must be an absolute http(s) URL',
+  },
+);
 
 export const envSchema = z.object({
   MODE: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).default('sandbox'),
@@ -30,8 +33,19 @@ export const envSchema = z.object({
   APP_SIGNING_KEY: optionalSecret,
   APP_API_KEY: optionalSecret,
   APP_PROVIDING_BASIC_PROFILE: optionalText
-    .transform((v) => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(BASIC_PROFILE_KEYS, { error: `each key must be one of ${BASIC_PROFILE_KEYS.join(', ')}` }))),
+    .transform((v) =>
+      v === undefined
+        ? []
+        : v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(BASIC_PROFILE_KEYS, { error: `each key must be one of ${BASIC_PROFILE_KEYS.join(', ')}` }),
+      ),
+    ),
   DATABASE_URL: optionalSecret,
   SERVICE_API_URL: optionalUrl,
   SERVICE_PUBLIC_KEY: optionalText,
@@ -88,7 +102,10 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
       if (parsed.data[name] === undefined) errors.push({ path: name, message: 'is required in production' });
     }
     if (parsed.data.PUBLIC_BASE_URL && !parsed.data.PUBLIC_BASE_URL.startsWith('https://')) {
-      errors.push({ path: 'PUBLIC_BASE_URL', message: 'must be https in production (webhooks are signed for it)' });
+      errors.push({
+        path: 'PUBLIC_BASE_URL',
+        message: 'must be https in production (webhooks are signed for it)',
+      });
     }
     const token = parsed.data.MARKET_API_TOKEN?.reveal();
     if (token !== undefined && token.length < 32) {

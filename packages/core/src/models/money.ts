@@ -44,7 +44,8 @@ export function sameCurrency(a: Amount, b: Amount): boolean {
 }
 
 export function addAmounts(a: Amount, b: Amount): Amount {
-  if (!sameCurrency(a, b)) throw new KitError('validation_failed', `Cannot add ${a.currency} to ${b.currency}`);
+  if (!sameCurrency(a, b))
+    throw new KitError('validation_failed', `Cannot add ${a.currency} to ${b.currency}`);
   return amount(toBigInt(a) + toBigInt(b), a.currency);
 }
 

@@ -7,7 +7,10 @@ export const MEASUREMENT_UNITS = ['EACH'] as const;
 const httpUrl = z
   .string()
   .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: 'must be an absolute http(s) URL' });
-const text255 = z.string().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' });
+const text255 = z
+  .string()
+  .min(1, { error: 'must not be empty' })
+  .max(255, { error: 'must be at most 255 characters' });
 
 export const orderLineCodec = wireObject(
   {
@@ -44,7 +47,11 @@ export const orderLineCodec = wireObject(
 
 export const orderLineSchema = orderLineCodec.schema.superRefine((line, ctx) => {
   if (line.unitPrice.currency !== line.subtotal.currency) {
-    ctx.addIssue({ code: 'custom', path: ['subtotal', 'currency'], message: 'must equal unit_price.currency' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subtotal', 'currency'],
+      message: 'must equal unit_price.currency',
+    });
     return;
   }
   const expected = toBigInt(line.unitPrice) * BigInt(line.quantity);

@@ -16,7 +16,10 @@ export const orderCreateRequestCodec = wireObject({
   referenceId: field('reference_id', referenceId),
   totalAmount: nested('total_amount', amountCodec),
   orderLines: nestedArray('order_lines', orderLines, (line) =>
-    z.array(line).min(1, { error: 'an order needs at least one line' }).max(500, { error: 'at most 500 lines' }),
+    z
+      .array(line)
+      .min(1, { error: 'an order needs at least one line' })
+      .max(500, { error: 'at most 500 lines' }),
   ),
 });
 
@@ -27,7 +30,11 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
   order.orderLines.forEach((line, i) => {
     if (line.subtotal.currency !== currency || line.unitPrice.currency !== currency) {
       consistent = false;
-      ctx.addIssue({ code: 'custom', path: ['order_lines', i, 'subtotal', 'currency'], message: `must be ${currency}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['order_lines', i, 'subtotal', 'currency'],
+        message: `must be ${currency}`,
+      });
     }
     sum += toBigInt(line.subtotal);
   });
@@ -70,7 +77,10 @@ export const orderActionResultCodec = wireObject({
 export const invoiceCodec = wireObject({
   number: field('number', z.string().min(1).max(255)),
   url: field('url', z.string().url().optional()),
-  issuedAt: field('issued_at', z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional()),
+  issuedAt: field(
+    'issued_at',
+    z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  ),
 });
 export type Invoice = z.output<typeof invoiceCodec.schema>;
 

@@ -6,7 +6,7 @@
  * whatever the table says (`measment_unit`, `totalAmount`, `credify_id`).
  */
 import { z } from 'zod';
-import { KitError, type FieldIssue } from '../errors.js';
+import { type FieldIssue, KitError } from '../errors.js';
 
 interface Encoder {
   encode(model: unknown): unknown;
@@ -116,7 +116,11 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
 }
 
 /** Parses wire input with a schema, throwing one `validation_failed` KitError that lists every issue. */
-export function parseWire<S extends z.ZodType>(schema: S, input: unknown, what = 'Request body'): z.output<S> {
+export function parseWire<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  what = 'Request body',
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = issuesOf(result.error);

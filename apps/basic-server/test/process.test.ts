@@ -1,0 +1,63 @@
+/**
+ * The basic-mode server as `pnpm start` runs it, in a child process: it starts on an embedded
+ * database and sandbox, prints where it listens and the walkthrough, serves /readyz, and stops
+ * gracefully on SIGTERM; a configuration it cannot run with is refused with every problem listed
+ * and exit code 1.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runServerProcess, spawnServer } from '@bnpl-kit/reference-server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+describe('basic-server process', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'bnpl-basic-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('starts, prints the walkthrough, answers /readyz and stops on SIGTERM', async () => {
+    const server = await spawnServer({
+      appDir: APP_DIR,
+      env: { PORT: '0', DATA_DIR: dataDir, FRAMEWORK: 'express' },
+    });
+    try {
+      const output = server.output();
+      expect(output).toContain(`basic-server (basic mode, sandbox, express) listening on ${server.url}`);
+      expect(output).toMatch(/^export MARKET_API_TOKEN='mkt_/m);
+      expect(output).toContain(`BASE=${server.url}`);
+      expect(output).toContain('curl -s -X POST $SANDBOX/orders/$ORDER/approve');
+      const listening = server.logs.find((l) => l.msg === 'listening');
+      expect(listening).toMatchObject({ mode: 'sandbox', integrationMode: 'basic', database: 'pglite' });
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, migrations: true } });
+    } finally {
+      server.process.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
+  }, 60_000);
+
+  it('refuses production without its configuration, listing every problem (exit code 1)', async () => {
+    const run = runServerProcess({ appDir: APP_DIR, env: { MODE: 'production', FRAMEWORK: 'flask' } });
+    expect(await run.exited).toBe(1);
+    const output = run.output();
+    expect(output).toContain('basic-server cannot start');
+    for (const name of [
+      'APP_ID',
+      'APP_API_KEY',
+      'SERVICE_API_URL',
+      'PUBLIC_BASE_URL',
+      'MARKET_API_TOKEN',
+      'BNPL_CALLBACK_URL',
+      'FRAMEWORK',
+    ]) {
+      expect(output).toContain(`  - ${name} `);
+    }
+    expect(output).toContain('production cannot use the embedded sandbox');
+  }, 60_000);
+});

@@ -1,0 +1,200 @@
+/**
+ * Browser end to end, basic mode: a shopper in Debian's Chromium buys on the demo shop with the web
+ * SDK against the embedded sandbox; approve (→ APPROVED → PAID), reject (→ CANCELED), Escape inside
+ * the BNPL page, the page opened top-level (back through the market's redirect), and repaying on the
+ * passport page. Screenshots go to test-output/demo-shop/.
+ */
+import { describe, expect, it } from 'vitest';
+import { dialogFrame, openShop, screenshot } from './support/browser.js';
+import {
+  adminGet,
+  decideInDialog,
+  finishDialog,
+  provider,
+  serverErrors,
+  startPayLater,
+  waitForStatus,
+} from './support/flows.js';
+import { useBrowserDemo } from './support/suite.js';
+
+const E2E_TIMEOUT = 60_000;
+const demo = useBrowserDemo('basic');
+
+describe('demo shop, basic mode, in Chromium', () => {
+  it(
+    'approve: the order shows APPROVED, then PAID when the provider pays',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['tea-set', 'headphones']);
+      const frame = dialogFrame(page);
+      await expect(frame.locator('#order-total').textContent()).resolves.toBe('1,740,000 VND');
+      // Basic mode shares no data: straight to the offer, nothing shared.
+      expect(await frame.locator('#shared').isHidden()).toBe(true);
+      await screenshot(page, 'basic-1-offer');
+
+      await decideInDialog(page, 'approve');
+      await expect(frame.locator('#result-notice').textContent()).resolves.toBe('Approved: you pay later.');
+      await screenshot(page, 'basic-2-approved-in-dialog');
+      await finishDialog(page);
+      await expect(page.locator('#message').textContent()).resolves.toMatch(/^Approved!/);
+      await waitForStatus(page, orderId, 'APPROVED');
+      await screenshot(page, 'basic-3-approved');
+
+      await provider(target, orderId, 'ready');
+      await provider(target, orderId, 'paid');
+      await waitForStatus(page, orderId, 'PAID');
+      await screenshot(page, 'basic-4-paid');
+
+      const { deliveries } = await adminGet(
+        target,
+        '/sandbox/webhooks/deliveries?event_type=BNPL_ORDER_STATUS_UPDATED',
+      );
+      const mine = deliveries.filter(
+        (d: { payload: { order_id: string } }) => d.payload.order_id === orderId,
+      );
+      expect(mine.map((d: { payload: { order_status: string } }) => d.payload.order_status)).toEqual(
+        expect.arrayContaining(['APPROVED', 'PAID']),
+      );
+      expect(mine.every((d: { status: string }) => d.status === 'delivered')).toBe(true);
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'reject: the order shows CANCELED',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['rice-cooker']);
+      await decideInDialog(page, 'reject');
+      await expect(dialogFrame(page).locator('#result-notice').textContent()).resolves.toBe(
+        'The provider declined this purchase.',
+      );
+      await finishDialog(page);
+      await expect(page.locator('#message').textContent()).resolves.toMatch(/declined/);
+      await waitForStatus(page, orderId, 'CANCELED');
+      await screenshot(page, 'basic-5-rejected');
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'Escape inside the BNPL page dismisses the dialog; the order stays PENDING',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['silk-scarf']);
+      await dialogFrame(page).locator('#approve').focus();
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+      await expect(page.locator('#message').textContent()).resolves.toMatch(/closed before finishing/);
+      await waitForStatus(page, orderId, 'PENDING');
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'opened top-level without the SDK, the BNPL page returns through the market’s BNPL redirect',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['rice-cooker']);
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+
+      const direct = await context.newPage();
+      await direct.goto(`${target.serviceUrl}/pages/bnpl?order_id=${encodeURIComponent(orderId)}`);
+      await direct.locator('#approve').click();
+      await direct.locator('#done').waitFor();
+      await screenshot(direct, 'basic-8-top-level-approved');
+      await Promise.all([
+        direct.waitForURL((url) => url.searchParams.get('order_id') === orderId),
+        direct.click('#done'),
+      ]);
+      expect(direct.url().startsWith(target.url)).toBe(true);
+      await waitForStatus(page, orderId, 'APPROVED');
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'the BNPL page renders only inside the origin its URL names (CSP frame-ancestors)',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['tea-set']);
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+      const frameUrl = (origin: string) =>
+        `${target.serviceUrl}/pages/bnpl?order_id=${encodeURIComponent(orderId)}&origin=${encodeURIComponent(origin)}&session=${'ab'.repeat(16)}`;
+      const frameFor = async (origin: string) => {
+        await page.evaluate((src) => {
+          const frame = document.createElement('iframe');
+          frame.src = src;
+          document.body.append(frame);
+        }, frameUrl(origin));
+        return page.frames().at(-1)!;
+      };
+      const allowed = await frameFor(new URL(target.url).origin);
+      await allowed.locator('h1').waitFor();
+      await expect(allowed.locator('h1').textContent()).resolves.toMatch(/^Pay later at /);
+      const refused = await frameFor('https://evil.example');
+      await refused.waitForLoadState();
+      // Chromium replaces a frame its CSP refuses with its own error page.
+      expect(refused.url()).toBe('chrome-error://chromewebdata/');
+      await expect(refused.locator('#approve').count()).resolves.toBe(0);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'passport: the approved order can be repaid, and Close ends the dialog',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(page, ['headphones']);
+      await decideInDialog(page, 'approve');
+      await finishDialog(page);
+      await waitForStatus(page, orderId, 'APPROVED');
+
+      await page.locator('#passport-button:not([disabled])').click();
+      const frame = dialogFrame(page);
+      const repay = frame.locator(`[data-repay="${orderId}"]`);
+      await repay.waitFor();
+      await expect(repay.textContent()).resolves.toBe('Repay 1,290,000 VND');
+      await screenshot(page, 'basic-6-passport');
+      await repay.click();
+      await frame.locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();
+      await expect(frame.locator(`[data-order-id="${orderId}"] .badge`).textContent()).resolves.toBe(
+        'Repaid',
+      );
+      await screenshot(page, 'basic-7-repaid');
+      await frame.locator('[data-close]').click();
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+
+      // Opened again, the passport remembers the repayment.
+      await page.locator('#passport-button').click();
+      await dialogFrame(page).locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+});

@@ -1,0 +1,62 @@
+/** The steps a shopper takes in the browser, and the provider's moves through the sandbox admin API. */
+import type { Page } from 'playwright-core';
+import { dialogFrame } from './browser.js';
+
+/** A running demo: the shop at `url`, the sandbox's admin API under `serviceUrl`. */
+export interface DemoTarget {
+  url: string;
+  serviceUrl: string;
+  /** The server's warning and error log lines. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Adds the products to the cart and presses "Pay later"; resolves with the new order's ID once the BNPL page shows the offer. */
+export async function startPayLater(page: Page, productIds: string[]): Promise<string> {
+  for (const id of productIds) await page.click(`[data-add="${id}"]`);
+  await page.locator('#pay-later:not([disabled])').click();
+  await page.locator('dialog[data-bnpl-kit][open]').waitFor();
+  const orderId = await page.locator('#orders li').first().getAttribute('data-order-id');
+  if (!orderId) throw new Error('The new order is not listed');
+  await dialogFrame(page).locator('#approve').waitFor();
+  return orderId;
+}
+
+/** Presses Approve or Reject on the BNPL page, then "Back to …"; resolves when the dialog is gone. */
+export async function decideInDialog(page: Page, action: 'approve' | 'reject'): Promise<void> {
+  const frame = dialogFrame(page);
+  await frame.locator(`#${action}`).click();
+  await frame.locator('#done').waitFor();
+}
+
+export async function finishDialog(page: Page): Promise<void> {
+  await dialogFrame(page).locator('#done').click();
+  await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+}
+
+/** Waits until the shop page shows the order in this status (the page polls the shop backend). */
+export async function waitForStatus(page: Page, orderId: string, status: string): Promise<void> {
+  await page.locator(`[data-order-id="${orderId}"] .status[data-status="${status}"]`).waitFor();
+}
+
+/** A provider move through the sandbox admin API; a 409 means the sandbox's scripted provider did it first. */
+export async function provider(target: DemoTarget, orderId: string, move: 'ready' | 'paid'): Promise<void> {
+  const response = await fetch(`${target.serviceUrl}/sandbox/orders/${encodeURIComponent(orderId)}/${move}`, {
+    method: 'POST',
+  });
+  if (!response.ok && response.status !== 409) {
+    throw new Error(`sandbox ${move} answered ${response.status}: ${await response.text()}`);
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary admin JSON
+export async function adminGet(target: DemoTarget, path: string): Promise<any> {
+  const response = await fetch(`${target.serviceUrl}${path}`);
+  if (!response.ok) throw new Error(`sandbox GET ${path} answered ${response.status}`);
+  return response.json();
+}
+
+/** The server logged no error while the browser used it. */
+export function serverErrors(target: DemoTarget): string[] {
+  return target.logs.filter((line) => line.includes('"level":"error"'));
+}

@@ -1,0 +1,133 @@
+/**
+ * Crash safety of disbursement, with the server in a child process: readiness arrives, the worker
+ * asks the service to disburse, the service applies it but its answer never comes back, and the
+ * server is killed (SIGKILL) right then. After a restart on the same database the job's lease
+ * expires, the worker runs it again with the same idempotency key, and the provider pays exactly
+ * once. The service is a standalone sandbox in the test process, so its records survive the crash.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  BACKENDS,
+  type ChildServer,
+  dropSchema,
+  freshSchema,
+  spawnServer,
+  startExternalService,
+  TEST_DATABASE_URL,
+  waitFor,
+} from '@bnpl-kit/reference-server/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+async function storedStatus(server: ChildServer, orderId: string): Promise<unknown> {
+  const response = await fetch(`${server.url}/bnpl/complete?order_id=${orderId}`);
+  return ((await response.json()) as { status: unknown }).status;
+}
+
+describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backend) => {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  it('disburses exactly once after a restart', async () => {
+    const service = await startExternalService();
+    cleanup.push(() => service.close());
+    const sandbox = service.server.sandbox;
+    const dataDir = await mkdtemp(join(tmpdir(), 'bnpl-crash-'));
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    const schema = freshSchema();
+    if (backend === 'postgres') cleanup.push(() => dropSchema(schema));
+    const env = {
+      ...service.env,
+      MODE: 'sandbox',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      JOB_LEASE_MS: '1500',
+      LOG_LEVEL: 'info',
+      ...(backend === 'postgres' && { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }),
+    };
+    const start = async () => {
+      const server = await spawnServer({ appDir: APP_DIR, env });
+      cleanup.push(async () => {
+        server.process.kill('SIGKILL');
+        await server.exited;
+      });
+      sandbox.organizations.update(service.organizationId, { webhookUrls: [`${server.url}/v1/webhook`] });
+      return server;
+    };
+
+    const first = await start();
+    const created = await fetch(`${first.url}/v1/orders`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${service.env.MARKET_API_TOKEN}`,
+      },
+      body: JSON.stringify({
+        reference_id: `crash-${Date.now()}`,
+        total_amount: { value: '990000', currency: 'VND' },
+        order_lines: [
+          {
+            name: 'Kettle',
+            reference_id: 'sku-kettle',
+            image_url: 'https://shop.example/kettle.png',
+            product_url: 'https://shop.example/kettle',
+            quantity: 1,
+            measment_unit: 'EACH',
+            unit_price: { value: '990000', currency: 'VND' },
+            subtotal: { value: '990000', currency: 'VND' },
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const orderId = ((await created.json()) as { id: string }).id;
+    sandbox.orders.approve(orderId);
+    await waitFor(async () => (await storedStatus(first, orderId)) === 'APPROVED', {
+      what: 'APPROVED stored',
+    });
+
+    // The service will apply the next disbursement but never answer it, and the PAID status update
+    // that follows is lost: only the restarted worker can find out that the order was paid.
+    sandbox.faults.inject({
+      target: 'route',
+      operation: 'disburseOrder',
+      action: 'timeout',
+      afterEffect: true,
+    });
+    sandbox.faults.inject({ target: 'webhook', action: 'drop', eventType: 'BNPL_ORDER_STATUS_UPDATED' });
+    // Readiness by the disbursement-requirement event (the status stays APPROVED).
+    sandbox.orders.confirmReadiness(orderId, 'requirement');
+    await waitFor(() => sandbox.disbursements().some((d) => d.orderId === orderId), {
+      what: 'the service to apply the disbursement',
+    });
+    first.process.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+
+    const second = await start();
+    await waitFor(async () => (await storedStatus(second, orderId)) === 'PAID', {
+      what: 'the restarted worker to finish the disbursement',
+      timeoutMs: 30_000,
+    });
+    expect(sandbox.disbursements().filter((d) => d.orderId === orderId)).toHaveLength(1);
+    const calls = sandbox.calls.list({ operation: 'disburseOrder' });
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(calls.map((c) => c.idempotencyKey))).toEqual(new Set([`order-disburse:${orderId}`]));
+    // Logged just after the status change commits: wait for the line to come through stdout.
+    const requested = await waitFor(() => second.logs.find((l) => l.msg === 'disbursement requested'), {
+      what: 'the restarted worker to log the disbursement',
+    });
+    expect(requested).toMatchObject({ orderId, attempt: 2 });
+
+    // Graceful shutdown of the survivor: SIGTERM → drained, stopped, exit code 0.
+    second.process.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(second.logs.some((l) => l.msg === 'stopped')).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,145 @@
+/**
+ * The reference servers' configuration: core's `loadConfig` (WIRE §8) plus the few variables that
+ * only a runnable server needs (framework, bind address, data directory, log level, job lease).
+ * Every problem is collected and reported at once, by variable name, and secrets stay `Secret`s.
+ */
+import { type FieldIssue, type IntegrationMode, type KitConfig, KitError, loadConfig } from '@bnpl-kit/core';
+import { z } from 'zod';
+
+export const FRAMEWORK_NAMES = ['express', 'koa', 'hono'] as const;
+export type FrameworkName = (typeof FRAMEWORK_NAMES)[number];
+
+export interface ServerDefaults {
+  /** Default `PORT`: 3000 for basic mode, 3001 for data-sharing, so both run side by side. */
+  port: number;
+  /** Default `DATA_DIR` (PGlite directory and the sandbox key file). */
+  dataDir: string;
+}
+
+export interface ServerConfig extends KitConfig {
+  framework: FrameworkName;
+  host: string;
+  dataDir: string;
+  /** A schema for the kit's tables (useful to share one PostgreSQL database); default search_path. */
+  databaseSchema: string | undefined;
+  logLevel: string;
+  /** How long a worker holds a claimed job before another worker may take it over (crash recovery). */
+  jobLeaseMs: number;
+  /** True when no `SERVICE_API_URL` is set in sandbox mode: the sandbox runs inside this server. */
+  embeddedSandbox: boolean;
+}
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const serverEnvSchema = z.object({
+  FRAMEWORK: optional.pipe(
+    z.enum(FRAMEWORK_NAMES, { error: `must be one of ${FRAMEWORK_NAMES.join(', ')}` }).default('hono'),
+  ),
+  HOST: optional,
+  DATA_DIR: optional,
+  DATABASE_SCHEMA: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'must be a plain identifier (letters, digits, _)' })
+      .optional(),
+  ),
+  LOG_LEVEL: optional.pipe(
+    z
+      .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+        error: 'must be trace, debug, info, warn, error, fatal or silent',
+      })
+      .default('info'),
+  ),
+  JOB_LEASE_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
+  ),
+});
+
+function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}
+
+/**
+ * Reads the environment. Throws one `misconfigured` KitError whose `errors` list every problem;
+ * `formatConfigProblems` turns it into the text printed before exiting with code 1.
+ */
+export function loadServerConfig(
+  env: Record<string, string | undefined>,
+  options: { integrationMode: IntegrationMode; defaults: ServerDefaults },
+): ServerConfig {
+  const problems: FieldIssue[] = [];
+  let kit: KitConfig | undefined;
+  try {
+    kit = loadConfig({ ...env, PORT: env.PORT?.trim() || String(options.defaults.port) }, options);
+  } catch (error) {
+    if (!(error instanceof KitError) || error.code !== 'misconfigured') throw error;
+    problems.push(...(error.errors ?? [{ path: 'configuration', message: error.message }]));
+  }
+  const server = serverEnvSchema.safeParse(env);
+  if (!server.success) problems.push(...issuesOf(server.error));
+
+  const production = (env.MODE?.trim() || 'sandbox') === 'production';
+  if (production && !env.SERVICE_API_URL?.trim()) {
+    problems.push({
+      path: 'MODE',
+      message: 'production cannot use the embedded sandbox; set SERVICE_API_URL to the real service',
+    });
+  }
+  const embedded = !production && kit !== undefined && kit.serviceApiUrl === undefined;
+  if (embedded && kit?.servicePublicKey !== undefined) {
+    problems.push({
+      path: 'SERVICE_PUBLIC_KEY',
+      message: 'must not be set with the embedded sandbox (its key is generated); set SERVICE_API_URL too',
+    });
+  }
+  if (!production && kit?.serviceApiUrl !== undefined) {
+    // An external service knows its organisation and keys; they cannot be invented here.
+    for (const name of ['APP_ID', 'APP_API_KEY'] as const) {
+      if (env[name]?.trim() === undefined || env[name]?.trim() === '') {
+        problems.push({ path: name, message: 'is required when SERVICE_API_URL is set' });
+      }
+    }
+    if (options.integrationMode === 'data-sharing' && !env.APP_SIGNING_KEY?.trim()) {
+      problems.push({ path: 'APP_SIGNING_KEY', message: 'is required when SERVICE_API_URL is set' });
+    }
+  }
+  if (problems.length > 0 || kit === undefined || !server.success) {
+    const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
+    throw new KitError('misconfigured', `Invalid configuration: ${list}`, { errors: dedupe(problems) });
+  }
+  const s = server.data;
+  return {
+    ...kit,
+    framework: s.FRAMEWORK,
+    // The embedded sandbox's admin API is open: keep it on loopback unless told otherwise.
+    host: s.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    dataDir: s.DATA_DIR ?? options.defaults.dataDir,
+    databaseSchema: s.DATABASE_SCHEMA,
+    logLevel: s.LOG_LEVEL,
+    jobLeaseMs: s.JOB_LEASE_MS,
+    embeddedSandbox: embedded,
+  };
+}
+
+function dedupe(problems: FieldIssue[]): FieldIssue[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\n${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The human-readable refusal: one line per problem. */
+export function formatConfigProblems(error: KitError, serverName: string): string {
+  const problems = error.errors ?? [{ path: 'configuration', message: error.message }];
+  return [
+    `${serverName} cannot start: the configuration has ${problems.length} problem(s)`,
+    ...problems.map((p) => `  - ${p.path} ${p.message}`),
+    '',
+  ].join('\n');
+}

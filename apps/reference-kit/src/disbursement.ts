@@ -1,0 +1,90 @@
+/**
+ * Disbursement as a durable job (data-sharing mode). Readiness enqueues it in the webhook's own
+ * transaction, so the job exists exactly when the status change committed; the worker then calls
+ * the service with one idempotency key per order, so a retry after a crash cannot pay twice.
+ */
+import {
+  isKitError,
+  type KitError,
+  type MarketLogger,
+  type ServiceClient,
+  type StoredOrder,
+  transition,
+} from '@bnpl-kit/core';
+import type { Job, Store, StoreTransaction } from '@bnpl-kit/store';
+
+export const DISBURSE_JOB = 'disburse';
+
+export interface DisbursePayload {
+  orderId: string;
+}
+
+/** Same key as the kit's `POST /orders/:id/disburse`: a manual call and the job cannot both pay. */
+export const disburseIdempotencyKey = (orderId: string) => `order-disburse:${orderId}`;
+
+export function enqueueDisbursement(tx: StoreTransaction, orderId: string) {
+  return tx.enqueueJob<DisbursePayload>({
+    kind: DISBURSE_JOB,
+    payload: { orderId },
+    dedupeKey: `disburse:${orderId}`,
+  });
+}
+
+/** Nothing left to do for an order in one of these statuses. */
+const SETTLED = new Set(['PAID', 'CANCELING', 'CANCELED']);
+
+/** A failure that another attempt cannot fix: the job is marked failed for a person to look at. */
+export class PermanentJobFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobFailure';
+  }
+}
+
+function isPermanent(error: KitError): boolean {
+  return ['conflict', 'order_not_found', 'validation_failed', 'invalid_transition'].includes(error.code);
+}
+
+export interface DisbursementDeps {
+  store: Store;
+  service: ServiceClient;
+  logger: MarketLogger;
+}
+
+/** Runs one disbursement job: asks the service to disburse, then records what the service says. */
+export async function runDisbursement(deps: DisbursementDeps, job: Job<DisbursePayload>): Promise<void> {
+  const { orderId } = job.payload;
+  const order = await deps.store.findOrderById(orderId);
+  if (!order) throw new PermanentJobFailure(`Order ${orderId} is not in the store`);
+  if (SETTLED.has(order.status)) {
+    deps.logger.info({ orderId, status: order.status, jobId: job.id }, 'disbursement not needed any more');
+    return;
+  }
+  let remote: Awaited<ReturnType<ServiceClient['disburseOrder']>>;
+  try {
+    remote = await deps.service.disburseOrder(
+      orderId,
+      {},
+      { idempotencyKey: disburseIdempotencyKey(orderId) },
+    );
+  } catch (error) {
+    if (isKitError(error) && isPermanent(error)) {
+      throw new PermanentJobFailure(`The service refused to disburse order ${orderId}: ${error.message}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  const after = await deps.store.transaction(async (tx) => {
+    const local = await tx.getOrderForUpdate(orderId);
+    if (!local) return undefined;
+    const result = transition(local.status, remote.orderStatus);
+    if (!result.changed) return local;
+    await tx.setOrderStatus({ orderId, from: local.status, to: result.status, source: `job:${job.id}` });
+    return { ...local, status: result.status } satisfies StoredOrder;
+  });
+  deps.logger.info(
+    { orderId, jobId: job.id, attempt: job.attempts, status: after?.status ?? remote.orderStatus },
+    'disbursement requested',
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The embedded sandbox (sandbox mode without SERVICE_API_URL): the simulated service runs in this
+ * process, its "dashboard" already filled in with this server's own URLs (webhook, API base URL,
+ * offer filtering), whitelisted, with the demo offers approved. The market's service client reaches
+ * it through an in-process fetch; the sandbox reaches the market over real HTTP (webhooks, offer
+ * filtering), through the framework adapter like the real service would. The same sandbox is also
+ * served under `/sandbox-service` for the browser SDK and for curl.
+ */
+import { createServiceClient, type ServiceClient } from '@bnpl-kit/core';
+import { createSandbox, createSandboxFetch, type Sandbox, type SandboxOptions } from '@bnpl-kit/sandbox';
+import type { ServerConfig } from './config.js';
+import { DEFAULT_PROVIDING_BASIC_PROFILE, demoOffers } from './demo-data.js';
+import { publicKeyOf, type SandboxKeys } from './keys.js';
+
+export const SANDBOX_MOUNT = '/sandbox-service';
+
+export interface EmbeddedSandbox {
+  sandbox: Sandbox;
+  /** The service client of the market, wired to the sandbox in-process. */
+  service: ServiceClient;
+  /** The sandbox's webhook public key (what SERVICE_PUBLIC_KEY would be). */
+  servicePublicKey: string;
+  /** `PUBLIC_BASE_URL + /sandbox-service`: the `serviceUrl` of the browser SDK. */
+  serviceUrl: string;
+}
+
+export async function startEmbeddedSandbox(input: {
+  config: ServerConfig;
+  keys: SandboxKeys;
+  publicBaseUrl: string;
+  /** Test hooks: e.g. a compressed retry schedule. */
+  options?: Partial<SandboxOptions>;
+}): Promise<EmbeddedSandbox> {
+  const { config, keys, publicBaseUrl } = input;
+  const dataSharing = config.integrationMode === 'data-sharing';
+  const sandbox = createSandbox({
+    ...input.options,
+    signingKey: keys.sandboxSigningKey!.reveal(),
+    organizations: [
+      {
+        id: keys.appId,
+        name: `Reference market (${config.integrationMode})`,
+        apiKeys: [keys.appApiKey.reveal()],
+        apiBaseUrl: `${publicBaseUrl}/v1`,
+        webhookUrls: [`${publicBaseUrl}/v1/webhook`],
+        ...(dataSharing && {
+          offerFilteringUrl: `${publicBaseUrl}/v1/offers/filter`,
+          basicProfileKeys: providingBasicProfile(config),
+          // Only the public half: the sandbox verifies claim tokens, it never signs them.
+          publicKey: publicKeyOf(keys.appSigningKey!.reveal()),
+        }),
+        whitelisted: true,
+        approvedOffers: demoOffers(keys.appId),
+      },
+    ],
+  });
+  const serviceUrl = `${publicBaseUrl}${SANDBOX_MOUNT}`;
+  const service = createServiceClient({
+    baseUrl: serviceUrl,
+    apiKey: keys.appApiKey,
+    fetch: createSandboxFetch(sandbox, { basePath: SANDBOX_MOUNT }),
+  });
+  return { sandbox, service, servicePublicKey: await sandbox.publicKey(), serviceUrl };
+}
+
+export function providingBasicProfile(config: ServerConfig) {
+  return config.providingBasicProfile.length > 0
+    ? config.providingBasicProfile
+    : [...DEFAULT_PROVIDING_BASIC_PROFILE];
+}

@@ -1,0 +1,69 @@
+/**
+ * `FRAMEWORK=express|koa|hono`: the same server on each framework, so every reference server
+ * demonstrates all three adapters. Each entry serves the server's own GET routes (`/healthz`,
+ * `/readyz`, `/bnpl/complete`, the sandbox's `/v1/demo-user`), then mounts the kit's router, and
+ * answers anything else with a 404 problem. It returns a Node request listener; the HTTP server
+ * around it is shared (http-server.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KitError, type Market } from '@bnpl-kit/core';
+import { sendResponse } from '@bnpl-kit/core/node';
+import * as expressAdapter from '@bnpl-kit/express';
+import * as honoAdapter from '@bnpl-kit/hono';
+import * as koaAdapter from '@bnpl-kit/koa';
+import { getRequestListener } from '@hono/node-server';
+import express from 'express';
+import { Hono } from 'hono';
+import Koa from 'koa';
+import type { FrameworkName } from './config.js';
+import type { OwnRoutes } from './own-routes.js';
+
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+function urlOf(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://localhost');
+}
+
+export function notFound(path: string): Response {
+  return new KitError('not_found', `No endpoint at ${path}`).toResponse();
+}
+
+function startExpress(market: Market, own: OwnRoutes): NodeListener {
+  const app = express();
+  app.disable('x-powered-by');
+  for (const [path, route] of Object.entries(own)) {
+    app.get(path, async (req, res) => void (await sendResponse(res, await route(urlOf(req)))));
+  }
+  app.use(expressAdapter.createBnplRouter(market));
+  app.use((req, res) => void sendResponse(res, notFound(req.path)));
+  return app;
+}
+
+function startKoa(market: Market, own: OwnRoutes): NodeListener {
+  const app = new Koa();
+  const send = async (ctx: Koa.Context, response: Response) => {
+    ctx.respond = false;
+    await sendResponse(ctx.res, response);
+  };
+  app.use(async (ctx, next) => {
+    const route = ctx.method === 'GET' ? own[ctx.path] : undefined;
+    return route ? send(ctx, await route(urlOf(ctx.req))) : next();
+  });
+  app.use(koaAdapter.createBnplRouter(market));
+  app.use((ctx) => send(ctx, notFound(ctx.path)));
+  return app.callback();
+}
+
+function startHono(market: Market, own: OwnRoutes): NodeListener {
+  const app = new Hono();
+  for (const [path, route] of Object.entries(own)) app.get(path, (c) => route(new URL(c.req.url)));
+  app.route('/', honoAdapter.createBnplRouter(market));
+  app.notFound((c) => notFound(c.req.path));
+  return getRequestListener(app.fetch);
+}
+
+export const FRAMEWORKS: Record<FrameworkName, (market: Market, own: OwnRoutes) => NodeListener> = {
+  express: startExpress,
+  koa: startKoa,
+  hono: startHono,
+};

@@ -1,0 +1,133 @@
+/**
+ * The market hooks of the reference servers, on the store. Basic mode needs the two auth hooks and
+ * the BNPL callback; data-sharing mode implements all eight: claims are built with core's claim
+ * builder from the stored profile, custom claim data and commitments, and readiness for
+ * disbursement enqueues a disbursement job in the webhook's own transaction.
+ */
+import {
+  type BasicProfileKey,
+  buildClaimObject,
+  type ClaimObject,
+  KitError,
+  type MarketHooks,
+  type MarketLogger,
+  type Secret,
+  type StoredOrder,
+} from '@bnpl-kit/core';
+import type { Store, StoreTransaction, UserRecord } from '@bnpl-kit/store';
+import { authenticateMarketSystem, authenticateSessionUser } from './auth.js';
+import { enqueueDisbursement } from './disbursement.js';
+
+export interface HookDeps {
+  store: Store;
+  logger: MarketLogger;
+  marketApiToken: Secret;
+  appId: string;
+  providingBasicProfile: readonly BasicProfileKey[];
+  /** `BNPL_CALLBACK_URL`; the user lands here (with `?order_id=`) after the BNPL flow. */
+  bnplCallbackUrl: string;
+}
+
+function callbackFor(deps: HookDeps) {
+  return (order: StoredOrder): string => {
+    const url = new URL(deps.bnplCallbackUrl);
+    url.searchParams.set('order_id', order.id);
+    return url.toString();
+  };
+}
+
+export function basicHooks(deps: HookDeps): MarketHooks<StoreTransaction> {
+  return {
+    authenticateInternalAPIClient: authenticateMarketSystem(deps.marketApiToken),
+    authenticateInternalUser: authenticateSessionUser(deps.store),
+    getBNPLCallback: callbackFor(deps),
+    async handleWebhook({ eventId, event, order, transition }) {
+      // Basic mode: the service disburses by itself once documents are accepted; just keep a trace.
+      deps.logger.info(
+        {
+          eventId,
+          type: event.type,
+          orderId: order?.id,
+          status: order?.status,
+          changed: transition?.changed,
+        },
+        'webhook processed',
+      );
+    },
+  };
+}
+
+/** The claim object of one stored user (commitments from the last push when asked for). */
+export async function claimsOfUser(
+  deps: Pick<HookDeps, 'store' | 'appId' | 'providingBasicProfile'>,
+  user: UserRecord,
+  options: { scopes?: readonly string[]; includeCommitments: boolean },
+): Promise<ClaimObject> {
+  return buildClaimObject({
+    organizationId: deps.appId,
+    profile: user.profile,
+    providingBasicProfile: deps.providingBasicProfile,
+    customScopes: user.customClaims,
+    ...(options.scopes && { scopes: options.scopes }),
+    ...(options.includeCommitments && { commitments: await deps.store.listCommitments(user.id) }),
+  });
+}
+
+async function findUser(store: Store, localId: string | undefined, credifyId: string | undefined) {
+  const user =
+    (localId !== undefined ? await store.findUserById(localId) : undefined) ??
+    (credifyId !== undefined ? await store.findUserByCredifyId(credifyId) : undefined);
+  if (!user) throw new KitError('user_not_found', 'No such user in this market');
+  return user;
+}
+
+export function dataSharingHooks(deps: HookDeps): MarketHooks<StoreTransaction> {
+  const { store, logger } = deps;
+  return {
+    ...basicHooks(deps),
+
+    async fetchUserClaimObject({ localId, credifyId, scopes, includeCommitments }) {
+      const user = await findUser(store, localId, credifyId);
+      return claimsOfUser(deps, user, { scopes, includeCommitments });
+    },
+
+    async fetchVerificationInfo({ localId, credifyId }) {
+      const user = await findUser(store, localId, credifyId);
+      const { profile } = user;
+      return {
+        id: user.id,
+        credify_id: user.credifyId ?? credifyId ?? null,
+        phone_number: typeof profile.phone === 'string' ? profile.phone : null,
+        email: profile.email ?? null,
+        name: profile.name ?? null,
+      };
+    },
+
+    async updateUserId({ localId, credifyId }) {
+      const user = await store.findUserById(localId);
+      if (user?.credifyId === credifyId) return;
+      await store.setUserCredifyId(localId, credifyId);
+    },
+
+    async upsertCommitments({ localId, commitments }) {
+      await store.upsertCommitments(localId, commitments);
+    },
+
+    async handleWebhook({ eventId, event, order, transition, readyForDisbursement, tx }) {
+      logger.info(
+        {
+          eventId,
+          type: event.type,
+          orderId: order?.id,
+          status: order?.status,
+          changed: transition?.changed,
+        },
+        'webhook processed',
+      );
+      if (!readyForDisbursement || !order) return;
+      // Same transaction as the status change and the processed event ID: all or nothing.
+      const { job, created } = await enqueueDisbursement(tx, order.id);
+      logger.info({ eventId, orderId: order.id, jobId: job.id, created }, 'disbursement job enqueued');
+    },
+  };
+}

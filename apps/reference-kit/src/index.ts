@@ -1,0 +1,40 @@
+export { bearerToken, sameSecret } from './auth.js';
+export {
+  FRAMEWORK_NAMES,
+  type FrameworkName,
+  formatConfigProblems,
+  loadServerConfig,
+  type ServerConfig,
+  type ServerDefaults,
+} from './config.js';
+export {
+  DEFAULT_PROVIDING_BASIC_PROFILE,
+  DEMO_USERS,
+  type DemoUser,
+  demoOffers,
+  GOLD_POINTS,
+} from './demo-data.js';
+export { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
+export {
+  DISBURSE_JOB,
+  type DisbursePayload,
+  disburseIdempotencyKey,
+  enqueueDisbursement,
+  PermanentJobFailure,
+  runDisbursement,
+} from './disbursement.js';
+export { type EmbeddedSandbox, SANDBOX_MOUNT } from './embedded-sandbox.js';
+export { FRAMEWORKS } from './frameworks.js';
+export { basicHooks, claimsOfUser, dataSharingHooks, type HookDeps } from './hooks.js';
+export {
+  ensureSandboxKeys,
+  generateSigningKey,
+  type KeyFile,
+  publicKeyOf,
+  type SandboxKeys,
+} from './keys.js';
+export { createLogger, REDACTED_PATHS } from './logger.js';
+export { type RunOptions, runReferenceServer } from './main.js';
+export { type ReferenceServer, type StartReferenceServerOptions, startReferenceServer } from './server.js';
+export { startBanner, walkthroughScript } from './walkthrough.js';
+export { createJobWorker, type JobRunner, type JobWorker, type JobWorkerOptions } from './worker.js';

@@ -1,0 +1,51 @@
+/**
+ * The market's own routes next to the kit: liveness (`/healthz`: the process answers), readiness
+ * (`/readyz`: the database answers and every migration is applied; 503 while shutting down, so a
+ * load balancer stops sending traffic before the server stops accepting it), and the page the BNPL
+ * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
+ */
+import type { Store } from '@bnpl-kit/store';
+import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
+
+/** The server's own GET routes, fetch-style (path → handler), so every framework serves the same answers. */
+export type OwnRoute = (url: URL) => Response | Promise<Response>;
+export type OwnRoutes = Record<string, OwnRoute>;
+
+export const BNPL_COMPLETE_PATH = '/bnpl/complete';
+
+export function createOwnRoutes(
+  store: Store,
+  state: { draining: boolean },
+  demo: DemoUserDeps | undefined,
+): OwnRoutes {
+  const noStore = { 'cache-control': 'no-store' };
+  const routes: OwnRoutes = {
+    '/healthz': () => Response.json({ status: 'ok' }, { headers: noStore }),
+    async '/readyz'() {
+      if (state.draining) return Response.json({ status: 'draining' }, { status: 503, headers: noStore });
+      const database = await store.ping();
+      const migrations = database && (await store.migrationsApplied());
+      const ready = database && migrations;
+      return Response.json(
+        { status: ready ? 'ready' : 'not_ready', checks: { database, migrations } },
+        { status: ready ? 200 : 503, headers: noStore },
+      );
+    },
+    async [BNPL_COMPLETE_PATH](url) {
+      const orderId = url.searchParams.get('order_id') ?? '';
+      const order = orderId === '' ? undefined : await store.findOrderById(orderId);
+      return Response.json(
+        {
+          message: 'The BNPL flow is finished; the order status arrives by webhook.',
+          order_id: orderId || null,
+          status: order?.status ?? null,
+        },
+        { status: order ? 200 : 404, headers: noStore },
+      );
+    },
+  };
+  if (demo) {
+    routes[DEMO_USER_PATH] = async () => Response.json(await demoUsersBody(demo), { headers: noStore });
+  }
+  return routes;
+}

@@ -1,0 +1,11 @@
+/** Test helpers shared by the reference servers' test suites (`@bnpl-kit/reference-server/testing`). */
+export {
+  type ChildServer,
+  runServerProcess,
+  type ServerProcess,
+  type SpawnOptions,
+  spawnServer,
+} from './child-server.js';
+export { BACKENDS, type BackendName, dropSchema, freshSchema, TEST_DATABASE_URL } from './databases.js';
+export { type ExternalService, startExternalService } from './external-service.js';
+export { waitFor } from './wait.js';

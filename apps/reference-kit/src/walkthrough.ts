@@ -1,0 +1,154 @@
+/**
+ * What a server prints when it starts in sandbox mode: where it listens, and a walkthrough a new
+ * user pastes into bash, with this server's real URL and token filled in. It only needs curl and
+ * node (which ran this server). The same text is in the README; a test runs it with bash.
+ */
+import type { IntegrationMode } from '@bnpl-kit/core';
+import { SANDBOX_MOUNT } from './embedded-sandbox.js';
+
+export interface WalkthroughInput {
+  mode: IntegrationMode;
+  baseUrl: string;
+  marketApiToken: string;
+  /** `APP_API_KEY`: the SDK's key, used for the availability check in data-sharing mode. */
+  apiKey: string;
+}
+
+const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+// Small node one-liners instead of jq, which a fresh machine may not have.
+const HELPERS = `json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
+wait_status() { for i in $(seq 50); do s=$(curl -s "$BASE/bnpl/complete?order_id=$1" | json status); if [ "$s" = "$2" ]; then echo "stored status of $1: $s"; return 0; fi; sleep 0.2; done; echo "stored status of $1: $s (expected $2)"; return 1; }
+webhooks() { curl -s "$SANDBOX/webhooks/deliveries" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const d of JSON.parse(s).deliveries.filter(d=>d.payload.order_id===process.argv[1])){const a=d.attempts.at(-1);console.log(d.event_type,d.payload.order_status??"is_fulfilled="+d.payload.is_fulfilled,"->",a?.response_status,a?.response_body)}})' "$1"; }`;
+
+const ORDER_BODY = (prefix: string) =>
+  `'{"reference_id":"${prefix}-'$RANDOM$RANDOM'","total_amount":{"value":"1500000","currency":"VND"},"order_lines":[{"name":"Rice cooker","reference_id":"sku-rice-cooker","image_url":"https://shop.example/rice-cooker.png","product_url":"https://shop.example/rice-cooker","quantity":1,"measment_unit":"EACH","unit_price":{"value":"1500000","currency":"VND"},"subtotal":{"value":"1500000","currency":"VND"}}]}'`;
+
+function createOrder(variable: string, prefix: string): string {
+  return [
+    `${variable}=$(curl -s -X POST $BASE/v1/orders -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
+    `  -d ${ORDER_BODY(prefix)} | json id); echo "${variable}=$${variable}"`,
+  ].join('\n');
+}
+
+function basicSteps(): string[] {
+  return [
+    '# 1. Up and ready? The demo user (sandbox only):',
+    'curl -s $BASE/readyz; echo',
+    'curl -s $BASE/v1/demo-user; echo',
+    '',
+    '# 2. Create an order, as the market’s backend does (Bearer MARKET_API_TOKEN):',
+    createOrder('ORDER', 'demo'),
+    '',
+    '# 3. Play the provider: approve. The sandbox sends a signed webhook to $BASE/v1/webhook,',
+    '#    and the stored status changes:',
+    'curl -s -X POST $SANDBOX/orders/$ORDER/approve | json order_status',
+    'wait_status $ORDER APPROVED',
+    '',
+    '# 4. Ready for disbursement, then paid (basic mode: the service disburses by itself):',
+    'curl -s -X POST $SANDBOX/orders/$ORDER/ready | json order_status',
+    'wait_status $ORDER DISBURSING',
+    'curl -s -X POST $SANDBOX/orders/$ORDER/paid | json order_status',
+    'wait_status $ORDER PAID',
+    '',
+    '# 5. The webhooks the sandbox sent and this server’s answers; the order status via the service:',
+    'webhooks $ORDER',
+    'curl -s $BASE/v1/orders/service/$ORDER -H "Authorization: Bearer $TOKEN"; echo',
+  ];
+}
+
+function dataSharingSteps(): string[] {
+  const offers = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const b=JSON.parse(s);console.log("credify_id:",b.data?.credify_id);for(const o of b.data?.offers??[])console.log(" ",o.code,"rank",o.evaluation_result?.rank)})'`;
+  const availability = (user: string) =>
+    `curl -s -X POST $SERVICE/v1/claim-providers/offers -H "Authorization: Bearer $ACCESS" -H 'Content-Type: application/json' -d '{"local_id":"${user}","product_types":["consumerBNPL"]}'`;
+  return [
+    '# 1. Demo users: An (1200 loyalty points) and Bình (300), each with a session token:',
+    'curl -s $BASE/v1/demo-user | json users',
+    'SESSION=$(curl -s $BASE/v1/demo-user | json users.0.session_token)',
+    '',
+    '# 2. Availability, as the SDK checks it: the service asks this server’s offer filter',
+    '#    (POST /v1/offers/filter) to rank its offers for the user. An gets the gold offer, Bình does not:',
+    'ACCESS=$(curl -s -X POST $SERVICE/v1/token -H "X-API-KEY: $API_KEY" | json data.access_token)',
+    `${availability('user-an')} | ${offers}`,
+    `${availability('user-binh')} | ${offers}`,
+    `CREDIFY_ID=$(${availability('user-an')} | json data.credify_id)`,
+    '',
+    '# 3. Push An’s claims, as the SDK’s pushClaimTokensTask does (with An’s session); the service',
+    '#    now holds one signed claim token per scope:',
+    'curl -s -X POST $BASE/v1/push-claims -H "Authorization: Bearer $SESSION" -H \'Content-Type: application/json\' \\',
+    '  -d \'{"id":"user-an","credify_id":"\'$CREDIFY_ID\'"}\'; echo',
+    'curl -s $SANDBOX/claims/$CREDIFY_ID | json claim_tokens | head -c 300; echo',
+    '',
+    '# 4. An order: the provider approves, then confirms readiness. This server enqueues a',
+    '#    disbursement job with that webhook; its worker asks the service to disburse → PAID:',
+    createOrder('ORDER', 'demo'),
+    'curl -s -X POST $SANDBOX/orders/$ORDER/approve | json order_status',
+    'wait_status $ORDER APPROVED',
+    'curl -s -X POST $SANDBOX/orders/$ORDER/ready | json order_status',
+    'wait_status $ORDER PAID',
+    'webhooks $ORDER',
+    'curl -s $SANDBOX/disbursements | json disbursements',
+    '',
+    '# 5. Another order, approved, then cancelled by the market’s backend:',
+    createOrder('ORDER2', 'demo-cancel'),
+    'curl -s -X POST $SANDBOX/orders/$ORDER2/approve | json order_status',
+    'wait_status $ORDER2 APPROVED',
+    'curl -s -X POST $BASE/v1/orders/$ORDER2/cancel -H "Authorization: Bearer $TOKEN"; echo',
+    'wait_status $ORDER2 CANCELED',
+  ];
+}
+
+export function walkthroughScript(input: WalkthroughInput): string {
+  const dataSharing = input.mode === 'data-sharing';
+  return [
+    `BASE=${input.baseUrl}`,
+    `TOKEN=${q(input.marketApiToken)}`,
+    ...(dataSharing ? [`API_KEY=${q(input.apiKey)}`] : []),
+    `SERVICE=$BASE${SANDBOX_MOUNT}`,
+    'SANDBOX=$SERVICE/sandbox',
+    HELPERS,
+    '',
+    ...(dataSharing ? dataSharingSteps() : basicSteps()),
+    '',
+  ].join('\n');
+}
+
+export interface BannerInput extends WalkthroughInput {
+  name: string;
+  framework: string;
+  database: string;
+  serviceUrl: string;
+  embedded: boolean;
+  generatedExports: readonly string[];
+  keyFile: string | undefined;
+  /** The demo shop, when served (embedded sandbox). */
+  shopUrl?: string | undefined;
+}
+
+export function startBanner(input: BannerInput): string {
+  const lines = [
+    '',
+    `${input.name} (${input.mode} mode, sandbox, ${input.framework}) listening on ${input.baseUrl}`,
+    `  database: ${input.database}`,
+    `  service:  ${input.embedded ? 'embedded sandbox at ' : ''}${input.serviceUrl}`,
+  ];
+  if (input.shopUrl) {
+    lines.push('', `Demo shop: open ${input.shopUrl} in a browser and buy something with Pay later.`);
+  }
+  if (input.generatedExports.length > 0) {
+    lines.push(
+      '',
+      `Generated sandbox keys (kept in ${input.keyFile}, mode 0600; shown once). To reuse them elsewhere:`,
+      ...input.generatedExports,
+    );
+  }
+  if (input.embedded) {
+    lines.push(
+      '',
+      `Walkthrough: paste into bash (needs curl and node). Stop the server with Ctrl-C.`,
+      '',
+      walkthroughScript(input),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+import { KitError } from '@bnpl-kit/core';
+import { describe, expect, it } from 'vitest';
+import { formatConfigProblems, loadServerConfig } from '../src/index.js';
+
+const defaults = { port: 3001, dataDir: '.data/test' };
+const load = (env: Record<string, string | undefined>, integrationMode: 'basic' | 'data-sharing' = 'basic') =>
+  loadServerConfig(env, { integrationMode, defaults });
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(KitError);
+    return ((error as KitError).errors ?? []).map((e) => e.path);
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('loadServerConfig', () => {
+  it('runs in sandbox mode with nothing set: embedded sandbox, hono, loopback, the mode defaults', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      mode: 'sandbox',
+      framework: 'hono',
+      host: '127.0.0.1',
+      port: 3001,
+      dataDir: '.data/test',
+      embeddedSandbox: true,
+      jobLeaseMs: 60_000,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads the server variables', () => {
+    const config = load({
+      FRAMEWORK: 'koa',
+      HOST: '0.0.0.0',
+      PORT: '4000',
+      DATA_DIR: '/tmp/x',
+      JOB_LEASE_MS: '2000',
+    });
+    expect(config).toMatchObject({
+      framework: 'koa',
+      host: '0.0.0.0',
+      port: 4000,
+      dataDir: '/tmp/x',
+      jobLeaseMs: 2000,
+    });
+  });
+
+  it('refuses production without keys, auth configuration or a real service, listing every problem', () => {
+    const paths = problemsOf(() => load({ MODE: 'production', FRAMEWORK: 'rails' }, 'data-sharing'));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'APP_ID',
+        'APP_API_KEY',
+        'APP_SIGNING_KEY',
+        'SERVICE_API_URL',
+        'PUBLIC_BASE_URL',
+        'MARKET_API_TOKEN',
+        'BNPL_CALLBACK_URL',
+        'FRAMEWORK',
+        'MODE',
+      ]),
+    );
+  });
+
+  it('accepts a complete production configuration', () => {
+    const config = load({
+      MODE: 'production',
+      APP_ID: 'org-1',
+      APP_API_KEY: 'sk_live_123456789',
+      SERVICE_API_URL: 'https://api.service.example',
+      PUBLIC_BASE_URL: 'https://market.example',
+      MARKET_API_TOKEN: 'x'.repeat(40),
+      BNPL_CALLBACK_URL: 'https://market.example/bnpl/done',
+    });
+    expect(config).toMatchObject({ mode: 'production', embeddedSandbox: false, host: '0.0.0.0' });
+    expect(JSON.stringify(config)).not.toContain('x'.repeat(40));
+  });
+
+  it('needs the organisation keys when pointed at an external service in sandbox mode', () => {
+    const paths = problemsOf(() => load({ SERVICE_API_URL: 'http://127.0.0.1:4010' }, 'data-sharing'));
+    expect(paths.sort()).toEqual(['APP_API_KEY', 'APP_ID', 'APP_SIGNING_KEY']);
+  });
+
+  it('refuses a service public key with the embedded sandbox, whose key is generated', () => {
+    expect(problemsOf(() => load({ SERVICE_PUBLIC_KEY: 'abc' }))).toEqual(['SERVICE_PUBLIC_KEY']);
+  });
+
+  it('formats the refusal one line per problem', () => {
+    try {
+      load({ FRAMEWORK: 'flask', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      const text = formatConfigProblems(error as KitError, 'basic-server');
+      expect(text).toContain('basic-server cannot start: the configuration has 2 problem(s)');
+      expect(text).toContain('  - FRAMEWORK must be one of express, koa, hono');
+      expect(text).toContain('  - LOG_LEVEL ');
+    }
+  });
+});

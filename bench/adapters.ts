@@ -1,0 +1,295 @@
+/**
+ * End-to-end webhook throughput of each adapter, side by side with that framework's bare route that
+ * only reads the raw body and verifies the signature (the least any correct receiver must do). The
+ * adapter side does everything the kit does per webhook: routing, request ID, verification, event
+ * parsing, one store transaction (dedupe + order lookup) and the `handleWebhook` hook.
+ *
+ * Fairness: the server runs in a child process (its own core) and autocannon in this one; every
+ * measurement gets a fresh child, the same warm-up, the same pre-signed requests and the same key.
+ * Each request carries a unique event ID (a pool signed up front, larger than any run sends), so the
+ * adapter never takes the cheaper duplicate path; its store is the in-memory one, whose dedupe is a
+ * Map lookup, so the numbers measure the adapter and the kit, not a database. Runs are bounded
+ * (warm-up + measured seconds) and interleaved (bare, adapter / adapter, bare …); the ratio is the
+ * median of the per-round paired ratios.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  createKeyring,
+  createMarket,
+  createMemoryStore,
+  type Keyring,
+  type ServiceClient,
+  silentLogger,
+  verifyWebhook,
+} from '@bnpl-kit/core';
+import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import autocannon from 'autocannon';
+import { type BenchModule, formatRate, median, printTable } from './harness.js';
+
+const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
+type Framework = (typeof FRAMEWORKS)[number];
+const SELECTED = FRAMEWORKS.filter((f) => (process.env.BENCH_FRAMEWORKS ?? f).split(',').includes(f));
+type Kind = 'bare' | 'adapter';
+
+const PUBLIC_BASE = 'https://market.example.com';
+const PATH = '/v1/webhook';
+const SIGNED_URL = `${PUBLIC_BASE}${PATH}`;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_S = 1;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = 32;
+const POOL_SIZE = Number(process.env.BENCH_POOL ?? 120_000);
+
+// ---------------------------------------------------------------- server side (child process)
+
+function respondJson(status: number, body: unknown) {
+  return { status, text: JSON.stringify(body) };
+}
+
+/** What every bare route does: verify, then acknowledge. */
+async function verifyBare(keyring: Keyring, headers: Headers | IncomingMessage['headers'], body: Uint8Array) {
+  try {
+    await verifyWebhook({ url: SIGNED_URL, headers, body }, { keys: keyring });
+    return respondJson(200, { received: true });
+  } catch {
+    return respondJson(401, { code: 'signature_invalid' });
+  }
+}
+
+function readRaw(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const unusedService = new Proxy({} as ServiceClient, {
+  get: () => () => Promise.reject(new Error('the benchmark never calls the service')),
+});
+
+async function serve(framework: Framework, kind: Kind, publicKey: string): Promise<Server> {
+  const keyring = createKeyring(publicKey);
+  await keyring.warmUp();
+  const market = createMarket({
+    config: {
+      mode: 'sandbox',
+      integrationMode: 'basic',
+      appId: 'bench',
+      publicBaseUrl: PUBLIC_BASE,
+      servicePublicKey: publicKey,
+    },
+    hooks: {
+      authenticateInternalAPIClient: async () => null,
+      authenticateInternalUser: async () => null,
+      getBNPLCallback: () => `${PUBLIC_BASE}/done`,
+      handleWebhook: async () => {},
+    },
+    service: unusedService,
+    store: createMemoryStore(),
+    logger: silentLogger,
+  });
+  if (framework === 'express') {
+    const { default: express } = await import('express');
+    const { createBnplRouter } = await import('@bnpl-kit/express');
+    const app = express();
+    if (kind === 'adapter') app.use(createBnplRouter(market));
+    else {
+      app.post(PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
+        const answer = await verifyBare(keyring, req.headers, req.body as Buffer);
+        res.status(answer.status).type('application/json').send(answer.text);
+      });
+    }
+    return app.listen(0, '127.0.0.1');
+  }
+  if (framework === 'koa') {
+    const { default: Koa } = await import('koa');
+    const { createBnplRouter } = await import('@bnpl-kit/koa');
+    const app = new Koa();
+    if (kind === 'adapter') app.use(createBnplRouter(market));
+    else {
+      app.use(async (ctx, next) => {
+        if (ctx.method !== 'POST' || ctx.path !== PATH) return next();
+        const answer = await verifyBare(keyring, ctx.req.headers, await readRaw(ctx.req));
+        ctx.status = answer.status;
+        ctx.type = 'application/json';
+        ctx.body = answer.text;
+      });
+    }
+    return app.listen(0, '127.0.0.1');
+  }
+  const { Hono } = await import('hono');
+  const { serve: serveHono } = await import('@hono/node-server');
+  const { createBnplRouter } = await import('@bnpl-kit/hono');
+  const app = new Hono();
+  if (kind === 'adapter') app.route('/', createBnplRouter(market));
+  else {
+    app.post(PATH, async (c) => {
+      const answer = await verifyBare(keyring, c.req.raw.headers, new Uint8Array(await c.req.arrayBuffer()));
+      return c.body(answer.text, answer.status as 200, { 'content-type': 'application/json' });
+    });
+  }
+  return serveHono({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+}
+
+async function childMain(): Promise<void> {
+  const [, , , framework, kind, publicKey] = process.argv;
+  const server = await serve(framework as Framework, kind as Kind, publicKey!);
+  if (!server.listening) await once(server, 'listening');
+  // CPU time per request is the measure the noise of a shared machine cannot fake: the parent
+  // marks the start of the measured window and asks for the CPU used since.
+  let mark = process.cpuUsage();
+  process.on('message', (message: string) => {
+    if (message === 'mark') mark = process.cpuUsage();
+    else if (message === 'report') {
+      const used = process.cpuUsage(mark);
+      process.send?.({ cpuMicros: used.user + used.system });
+    }
+  });
+  process.send?.({ port: (server.address() as AddressInfo).port });
+}
+
+// ---------------------------------------------------------------- load side (this process)
+
+interface SignedRequest {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+async function signPool(seed: Uint8Array): Promise<SignedRequest[]> {
+  // Valid from now - 60 s to now + 540 s: the whole benchmark fits in the ±300 s window.
+  const timestamp = new Date(Date.now() + 240_000);
+  const pool: SignedRequest[] = new Array(POOL_SIZE);
+  const batch = 2_000;
+  for (let start = 0; start < POOL_SIZE; start += batch) {
+    const signed = await Promise.all(
+      Array.from({ length: Math.min(batch, POOL_SIZE - start) }, (_, k) =>
+        signWebhook({
+          url: SIGNED_URL,
+          body: {
+            type: 'BNPL_ORDER_STATUS_UPDATED',
+            order_id: `ord_${(start + k) % 500}`,
+            order_status: 'APPROVED',
+          },
+          // The seed bytes, not the PEM: the signer caches its imported key by seed identity.
+          signingKey: seed,
+          eventId: `evt_bench_${start + k}`,
+          timestamp,
+        }),
+      ),
+    );
+    signed.forEach((s, k) => {
+      pool[start + k] = { headers: s.headers, body: Buffer.from(s.body) };
+    });
+  }
+  return pool;
+}
+
+interface Run {
+  rps: number;
+  p99: number;
+  requests: number;
+  bad: number;
+  /** Server CPU (all threads) per request during the measured window. */
+  cpuMicrosPerRequest: number;
+}
+
+async function load(port: number, pool: SignedRequest[], seconds: number): Promise<Run> {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: PATH,
+        setupRequest: (request) => {
+          const signed = pool[next++ % pool.length]!;
+          return { ...request, headers: signed.headers, body: signed.body };
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    bad: result.non2xx + result.errors + result.timeouts,
+    cpuMicrosPerRequest: 0,
+  };
+}
+
+async function measure(
+  framework: Framework,
+  kind: Kind,
+  publicKey: string,
+  pool: SignedRequest[],
+): Promise<Run> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', framework, kind, publicKey], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const [message] = (await once(child, 'message')) as [{ port: number }];
+    // Warm-up uses the tail of the pool, the measurement the head: no ID is sent twice to one child.
+    await load(message.port, pool.slice(pool.length / 2), WARMUP_S);
+    child.send('mark');
+    const measured = await load(message.port, pool.slice(0, pool.length / 2), DURATION_S);
+    child.send('report');
+    const [report] = (await once(child, 'message')) as [{ cpuMicros: number }];
+    return { ...measured, cpuMicrosPerRequest: report.cpuMicros / Math.max(1, measured.requests) };
+  } finally {
+    child.kill();
+    await once(child, 'exit');
+  }
+}
+
+async function run(): Promise<void> {
+  const keys = await generateKeyPair();
+  console.log(
+    `Signing ${POOL_SIZE.toLocaleString('en-US')} webhooks (unique event IDs); ${ROUNDS} rounds × ${WARMUP_S}+${DURATION_S} s per side, ${CONNECTIONS} connections, server in a child process.`,
+  );
+  const pool = await signPool(keys.seed);
+  const rows: Record<string, string>[] = [];
+  for (const framework of SELECTED) {
+    const runs: Record<Kind, Run[]> = { bare: [], adapter: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: Kind[] = round % 2 === 0 ? ['bare', 'adapter'] : ['adapter', 'bare'];
+      for (const kind of order) runs[kind].push(await measure(framework, kind, keys.publicKey, pool));
+    }
+    const all = [...runs.bare, ...runs.adapter];
+    const bad = all.reduce((n, r) => n + r.bad, 0);
+    const wrapped = all.some((r) => r.requests > pool.length / 2);
+    const ratio = median(runs.adapter.map((r, i) => r.rps / runs.bare[i]!.rps));
+    rows.push({
+      framework,
+      'bare req/s': formatRate(median(runs.bare.map((r) => r.rps))),
+      'adapter req/s': formatRate(median(runs.adapter.map((r) => r.rps))),
+      ratio: `${(ratio * 100).toFixed(1)} %`,
+      'goal ≥ 85 %': ratio >= 0.85 ? 'yes' : 'NO',
+      'CPU µs/req bare/adapter': `${Math.round(median(runs.bare.map((r) => r.cpuMicrosPerRequest)))}/${Math.round(median(runs.adapter.map((r) => r.cpuMicrosPerRequest)))}`,
+      'p99 ms bare/adapter': `${median(runs.bare.map((r) => r.p99))}/${median(runs.adapter.map((r) => r.p99))}`,
+      notes: [bad > 0 ? `${bad} non-2xx/errors` : '', wrapped ? 'pool wrapped: raise BENCH_POOL' : '']
+        .filter(Boolean)
+        .join('; '),
+    });
+  }
+  printTable(rows);
+}
+
+const bench: BenchModule = {
+  title: 'End-to-end webhook throughput per adapter (vs. the bare framework route)',
+  run,
+};
+export default bench;
+
+if (process.argv[2] === '--serve') {
+  process.on('SIGINT', () => process.exit(0));
+  await childMain();
+}

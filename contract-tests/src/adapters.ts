@@ -1,0 +1,137 @@
+/**
+ * The framework adapters as data: each entry starts a real server on 127.0.0.1 (ephemeral port) with
+ * that framework, the kit mounted under a sub-path next to the app's own routes, and optionally a
+ * global JSON body parser in front of it. The behaviour suite and the contract suite loop over this
+ * list (graphql-http `tests/use.test.ts`), so a fourth adapter is one more entry.
+ *
+ * Every app serves `GET /health` → `ok` at the root and `GET <mount>/own` → `own` after the router,
+ * to prove the router lets the app's own routes through.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Market } from '@bnpl-kit/core';
+import * as expressAdapter from '@bnpl-kit/express';
+import * as honoAdapter from '@bnpl-kit/hono';
+import * as koaAdapter from '@bnpl-kit/koa';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import { Hono } from 'hono';
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import mount from 'koa-mount';
+
+/**
+ * A body parser mounted globally before the router: `keeps-raw` keeps the raw bytes where the
+ * adapter looks for them (`express.json({ verify })`, `koa-bodyparser`, Hono's text cache);
+ * `discards-raw` leaves only the parsed object.
+ */
+export type GlobalJsonParser = 'none' | 'keeps-raw' | 'discards-raw';
+
+export interface StartOptions {
+  /** Where the kit is mounted; `''` for the root. Default `/bnpl`. */
+  mountPath?: string;
+  globalJsonParser?: GlobalJsonParser;
+}
+
+export interface StartedServer {
+  /** Where the kit is mounted: origin + mount path, e.g. `http://127.0.0.1:41234/bnpl`. */
+  url: string;
+  origin: string;
+  close(): Promise<void>;
+}
+
+export interface AdapterEntry {
+  name: string;
+  frameworkName: string;
+  start(market: Market, options?: StartOptions): Promise<StartedServer>;
+}
+
+async function listen(server: Server, mountPath: string): Promise<StartedServer> {
+  if (!server.listening) {
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+  }
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    url: `${origin}${mountPath}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function startExpress(market: Market, options: StartOptions = {}): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  const app = express();
+  if (options.globalJsonParser === 'keeps-raw') {
+    app.use(express.json({ verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }) }));
+  } else if (options.globalJsonParser === 'discards-raw') {
+    app.use(express.json());
+  }
+  app.get('/health', (_req, res) => {
+    res.send('ok');
+  });
+  app.use(mountPath || '/', expressAdapter.createBnplRouter(market));
+  app.get(`${mountPath}/own`, (_req, res) => {
+    res.send('own');
+  });
+  return listen(app.listen(0, '127.0.0.1'), mountPath);
+}
+
+async function startKoa(market: Market, options: StartOptions = {}): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  const app = new Koa();
+  if (options.globalJsonParser !== undefined && options.globalJsonParser !== 'none') {
+    app.use(bodyParser());
+    if (options.globalJsonParser === 'discards-raw') {
+      // A parser that keeps no raw copy (koa-body's default, for one).
+      app.use((ctx, next) => {
+        delete (ctx.request as { rawBody?: unknown }).rawBody;
+        return next();
+      });
+    }
+  }
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/health') ctx.body = 'ok';
+    else await next();
+  });
+  const router = koaAdapter.createBnplRouter(market);
+  app.use(mountPath ? mount(mountPath, router) : router);
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === `${mountPath}/own`) ctx.body = 'own';
+    else await next();
+  });
+  return listen(app.listen(0, '127.0.0.1'), mountPath);
+}
+
+async function startHono(market: Market, options: StartOptions = {}): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  const app = new Hono();
+  const parser = options.globalJsonParser ?? 'none';
+  if (parser !== 'none') {
+    app.use('*', async (c, next) => {
+      if (c.req.header('content-type')?.startsWith('application/json')) {
+        // `c.req.json()` goes through Hono's text cache (raw bytes kept); reading the raw Request
+        // directly, as some parsers do, leaves only the parsed value behind.
+        if (parser === 'keeps-raw') await c.req.json().catch(() => undefined);
+        else c.req.bodyCache.json = c.req.raw.json().catch(() => undefined);
+      }
+      await next();
+    });
+  }
+  app.get('/health', (c) => c.text('ok'));
+  app.route(mountPath || '/', honoAdapter.createBnplRouter(market));
+  app.get(`${mountPath}/own`, (c) => c.text('own'));
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  return listen(server, mountPath);
+}
+
+export const adapters: readonly AdapterEntry[] = [
+  { name: 'express', frameworkName: expressAdapter.frameworkName, start: startExpress },
+  { name: 'koa', frameworkName: koaAdapter.frameworkName, start: startKoa },
+  { name: 'hono', frameworkName: honoAdapter.frameworkName, start: startHono },
+];

@@ -1,0 +1,47 @@
+/** Every check of the suite, in report order. A new check is one more entry in one of these lists. */
+import type { ContractCheck, IntegrationMode } from '../types.js';
+import { browserChecks } from './browser.js';
+import { offerChecks } from './offers.js';
+import { orderActionChecks } from './orders-actions.js';
+import { orderCreateChecks } from './orders-create.js';
+import { orderStatusChecks } from './orders-status.js';
+import { orderValidationChecks } from './orders-validation.js';
+import { pushClaimsChecks } from './push-claims.js';
+import { webhookReceiverChecks } from './webhook-receiver.js';
+import { webhookStateChecks } from './webhook-state.js';
+import { webhookVectorChecks } from './webhook-vectors.js';
+
+export const contractChecks: readonly ContractCheck[] = [
+  ...orderCreateChecks,
+  ...orderValidationChecks,
+  ...orderStatusChecks,
+  ...orderActionChecks,
+  ...webhookVectorChecks,
+  ...webhookReceiverChecks,
+  ...webhookStateChecks,
+  ...pushClaimsChecks,
+  ...offerChecks,
+  ...browserChecks,
+];
+
+/** The checks that apply to `mode`, optionally narrowed to IDs or ID prefixes (`webhook.`). */
+export function checksFor(mode: IntegrationMode, only?: readonly string[]): ContractCheck[] {
+  return contractChecks.filter(
+    (check) =>
+      check.modes.includes(mode) &&
+      (only === undefined || only.length === 0 || only.some((o) => check.id === o || check.id.startsWith(o))),
+  );
+}
+
+export {
+  browserChecks,
+  offerChecks,
+  orderActionChecks,
+  orderCreateChecks,
+  orderStatusChecks,
+  orderValidationChecks,
+  pushClaimsChecks,
+  webhookReceiverChecks,
+  webhookStateChecks,
+  webhookVectorChecks,
+};

@@ -1,0 +1,166 @@
+/**
+ * Cancel and disburse (WIRE §5, data-sharing mode): 409 unless the order is in a state that allows
+ * the action, 202 `{ id, status }` otherwise, and a disbursement is paid once however often it is asked.
+ */
+import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { createOrder, orderPath, postAction } from '../support/orders.js';
+import { pollUntil } from '../support/wait.js';
+import type { CheckContext, ContractCheck } from '../types.js';
+
+const DATA_SHARING = ['data-sharing'] as const;
+
+function expectAccepted(exchange: HttpExchange, orderId: string, what: string): void {
+  expectStatus(exchange, 202, what, 'WIRE §5');
+  const body = expectJsonObject(exchange, what);
+  ensure(body.id === orderId && typeof body.status === 'string', {
+    expected: `202 { "id": "${orderId}", "status": <status> } ${what}`,
+    exchange,
+  });
+}
+
+async function approvedOrder(ctx: CheckContext): Promise<string> {
+  const order = await createOrder(ctx);
+  await ctx.sandbox.approve(order.id);
+  const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+  const status = delivery.attempts.at(-1)?.responseStatus ?? 0;
+  ensure(status >= 200 && status < 300, {
+    expected: "the service's signed APPROVED webhook to be acknowledged with 2xx",
+    actual: `HTTP ${status} ${delivery.attempts.at(-1)?.responseBody ?? ''}`,
+    spec: 'WIRE §4',
+  });
+  return order.id;
+}
+
+export const orderActionChecks: ContractCheck[] = [
+  {
+    id: 'orders.cancel.requires-approved',
+    title: 'Cancelling a PENDING order is a 409 problem',
+    modes: DATA_SHARING,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const exchange = await postAction(ctx, order.id, 'cancel');
+      expectProblem(exchange, 409, {
+        what: 'for cancelling a PENDING order',
+        code: 'invalid_transition',
+        spec: 'WIRE §5',
+      });
+      const atService = await ctx.sandbox.order(order.id);
+      ensure(atService?.status === 'PENDING', {
+        expected: 'the refused cancel not to reach the service',
+        actual: `the service's order is ${atService?.status}`,
+      });
+    },
+  },
+  {
+    id: 'orders.cancel.approved-order',
+    title:
+      'Cancelling an APPROVED order is accepted (202) and reverts it at the service; a second cancel is 409',
+    modes: DATA_SHARING,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      expectAccepted(await postAction(ctx, id, 'cancel'), id, 'for cancelling an APPROVED order');
+      const atService = await ctx.sandbox.order(id);
+      ensure(atService?.status === 'CANCELED' || atService?.status === 'CANCELING', {
+        expected: 'the order to be reverted at the service (CANCELING or CANCELED)',
+        actual: `the service's order is ${atService?.status}`,
+      });
+      const again = await postAction(ctx, id, 'cancel');
+      expectProblem(again, 409, {
+        what: 'for cancelling an order that is no longer APPROVED',
+        spec: 'WIRE §5',
+      });
+    },
+  },
+  {
+    id: 'orders.disburse.requires-approved',
+    title: 'Disbursing a PENDING order is a 409 problem',
+    modes: DATA_SHARING,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const exchange = await postAction(ctx, order.id, 'disburse');
+      expectProblem(exchange, 409, {
+        what: 'for disbursing a PENDING order',
+        code: 'invalid_transition',
+        spec: 'WIRE §5',
+      });
+      ensure((await ctx.sandbox.disbursements(order.id)) === 0, {
+        expected: 'no disbursement for a PENDING order',
+      });
+    },
+  },
+  {
+    id: 'orders.disburse.pays-once',
+    title: 'Concurrent and repeated disburse requests for an APPROVED order pay it exactly once',
+    modes: DATA_SHARING,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const answers = await Promise.all([1, 2, 3].map(() => postAction(ctx, id, 'disburse')));
+      for (const exchange of answers) {
+        expectStatus(exchange, [202, 409], 'for disbursing an APPROVED order (409 only once it is paid)');
+      }
+      ensure(
+        answers.some((e) => e.status === 202),
+        {
+          expected: 'at least one of three concurrent disburse requests to be accepted (202)',
+          actual: `statuses ${answers.map((e) => e.status).join(', ')}`,
+        },
+      );
+      const later = await postAction(ctx, id, 'disburse');
+      expectStatus(later, [202, 409], 'for disbursing an order again');
+      const count = await ctx.sandbox.disbursements(id);
+      ensure(count === 1, {
+        expected: 'exactly one disbursement at the service (Idempotency-Key per order)',
+        actual: `${count} disbursements`,
+      });
+    },
+  },
+  {
+    id: 'orders.disburse.after-readiness',
+    title: 'After the provider confirms readiness (DISBURSING) the order is disbursed, once',
+    modes: DATA_SHARING,
+    spec: 'WIRE §3',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      await ctx.sandbox.ready(id);
+      await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      const exchange = await postAction(ctx, id, 'disburse');
+      if (exchange.status === 409) {
+        // Allowed only when the market already disbursed on its own after the readiness webhook.
+        const atService = await ctx.sandbox.order(id);
+        if (atService?.status !== 'PAID') {
+          fail({ expected: '202 for disbursing a DISBURSING order', exchange, spec: 'WIRE §5' });
+        }
+      } else {
+        expectAccepted(exchange, id, 'for disbursing a DISBURSING order');
+      }
+      const count = await pollUntil(
+        async () => {
+          const n = await ctx.sandbox.disbursements(id);
+          return n > 0 ? n : undefined;
+        },
+        { timeoutMs: 5000, what: `a disbursement of ${id} at the service` },
+      );
+      ensure(count === 1, { expected: 'exactly one disbursement', actual: `${count} disbursements` });
+    },
+  },
+  ...(['cancel', 'disburse'] as const).map(
+    (action): ContractCheck => ({
+      id: `orders.${action}.unknown-order`,
+      title: `${action === 'cancel' ? 'Cancelling' : 'Disbursing'} an unknown order is a 404 problem`,
+      modes: DATA_SHARING,
+      spec: 'WIRE §2',
+      async run(ctx) {
+        const exchange = await ctx.http.send(orderPath(ctx, ctx.unique('ord_unknown'), action), {
+          method: 'POST',
+          headers: { ...ctx.systemAuth },
+        });
+        expectProblem(exchange, 404, { what: `for ${action} of an order the market does not know` });
+      },
+    }),
+  ),
+];

@@ -1,0 +1,124 @@
+/** The order status endpoint (WIRE §5) and authentication of every market-system endpoint. */
+import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { createOrder, expectMarketStatus, orderPath, sampleOrder, statusPath } from '../support/orders.js';
+import type { CheckContext, ContractCheck } from '../types.js';
+
+const BOTH = ['basic', 'data-sharing'] as const;
+
+/** Each endpoint the market's own systems call in this mode, without credentials. */
+function systemCalls(
+  ctx: CheckContext,
+  orderId: string,
+): { what: string; send(h: Record<string, string>): Promise<HttpExchange> }[] {
+  const calls = [
+    {
+      what: 'POST /orders',
+      send: (headers: Record<string, string>) =>
+        ctx.http.send(ctx.url('/orders'), { method: 'POST', json: sampleOrder(ctx.unique('ref')), headers }),
+    },
+    {
+      what: 'GET /orders/service/:id',
+      send: (headers: Record<string, string>) => ctx.http.send(statusPath(ctx, orderId), { headers }),
+    },
+  ];
+  if (ctx.mode === 'data-sharing') {
+    for (const action of ['cancel', 'disburse'] as const) {
+      calls.push({
+        what: `POST /orders/:id/${action}`,
+        send: (headers) => ctx.http.send(orderPath(ctx, orderId, action), { method: 'POST', headers }),
+      });
+    }
+  }
+  return calls;
+}
+
+export const orderStatusChecks: ContractCheck[] = [
+  {
+    id: 'orders.status.reports-order',
+    title: 'The status endpoint answers id, reference_id, status, total_amount and updated_at',
+    modes: BOTH,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const exchange = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
+      expectStatus(exchange, 200, 'with the order status information');
+      const body = expectJsonObject(exchange, 'for the order status');
+      const total = body.total_amount;
+      const fields =
+        body.id === order.id &&
+        body.reference_id === order.referenceId &&
+        body.status === 'PENDING' &&
+        isObject(total) &&
+        total.value === '349000' &&
+        total.currency === 'VND' &&
+        typeof body.updated_at === 'string' &&
+        !Number.isNaN(Date.parse(body.updated_at));
+      ensure(fields, {
+        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "349000", currency: "VND" }, updated_at: <ISO 8601> }`,
+        exchange,
+      });
+    },
+  },
+  {
+    id: 'orders.status.follows-service',
+    title: 'After the provider approves, the status endpoint reports APPROVED',
+    modes: BOTH,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      await ctx.sandbox.approve(order.id);
+      await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'the provider approved it');
+    },
+  },
+  {
+    id: 'orders.status.unknown-order',
+    title: 'The status of an order unknown to the service is a 404 problem',
+    modes: BOTH,
+    spec: 'WIRE §2',
+    async run(ctx) {
+      const exchange = await ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), {
+        headers: { ...ctx.systemAuth },
+      });
+      expectProblem(exchange, 404, { what: 'for an order ID the service does not know' });
+    },
+  },
+  {
+    id: 'auth.systems.missing-credentials',
+    title: 'Every market-system endpoint refuses a request without credentials (401)',
+    modes: BOTH,
+    spec: 'spec: Authentication',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      for (const call of systemCalls(ctx, order.id)) {
+        const exchange = await call.send({});
+        expectProblem(exchange, 401, {
+          what: `for ${call.what} without credentials`,
+          code: 'unauthenticated',
+          spec: 'spec: Authentication',
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'no authenticated call changed it');
+    },
+  },
+  {
+    id: 'auth.systems.wrong-credentials',
+    title: 'Every market-system endpoint refuses a wrong bearer token (401)',
+    modes: BOTH,
+    spec: 'spec: Authentication',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const headers = { authorization: `Bearer ${ctx.unique('not-the-market-token')}` };
+      for (const call of systemCalls(ctx, order.id)) {
+        const exchange = await call.send(headers);
+        expectProblem(exchange, 401, {
+          what: `for ${call.what} with a wrong token`,
+          code: 'unauthenticated',
+          spec: 'spec: Authentication',
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'no authenticated call changed it');
+    },
+  },
+];

@@ -1,0 +1,177 @@
+/**
+ * Push-claims (WIRE §5, §7; data-sharing mode): only the signed-in user's own ID, one EdDSA claim
+ * token per scope signed with the organisation's key, each scope hash over that scope's claims with
+ * a fresh commitment that the market keeps. Tokens are read back from the service and verified here
+ * with core's claim functions, independently of the market.
+ */
+import { commitmentKeyFor, isKitError, scopeHash, verifyClaimToken } from '@bnpl-kit/core';
+import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import type { ClaimTokenView } from '../sandbox/driver.js';
+import { bearer, signedInUsers } from '../support/users.js';
+import type { CheckContext, ContractCheck, TestUser } from '../types.js';
+
+const DATA_SHARING = ['data-sharing'] as const;
+const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
+
+type SignedIn = TestUser & { sessionToken: string };
+
+async function signedIn(ctx: CheckContext, count = 1): Promise<SignedIn[]> {
+  const users = signedInUsers(await ctx.users());
+  if (users.length < count) {
+    return ctx.skip(
+      `needs ${count} user(s) with a session_token; GET ${ctx.paths.prefix}/demo-user gave ${users.length} (see "demo-user contract" in the README)`,
+    );
+  }
+  return users;
+}
+
+function pushClaims(
+  ctx: CheckContext,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<HttpExchange> {
+  return ctx.http.send(ctx.url('/push-claims'), { method: 'POST', json: body, headers });
+}
+
+/** Pushes the user's claims the way the SDK's pushClaimTokensTask does and returns the stored tokens. */
+async function push(ctx: CheckContext, user: SignedIn, credifyId: string): Promise<ClaimTokenView[]> {
+  const exchange = await pushClaims(ctx, bearer(user.sessionToken), { id: user.id, credify_id: credifyId });
+  expectStatus(exchange, 200, "for pushing the signed-in user's own claims");
+  const body = expectJsonObject(exchange, 'for push-claims');
+  ensure(body.credify_id === credifyId, { expected: `200 { "credify_id": "${credifyId}" }`, exchange });
+  const tokens = await ctx.sandbox.claimTokens(credifyId);
+  ensure(tokens.length > 0, {
+    expected: 'the market to push at least one claim token to the service',
+    actual: 'the service received none',
+    spec: 'WIRE §6, §7',
+  });
+  return tokens;
+}
+
+export const pushClaimsChecks: ContractCheck[] = [
+  {
+    id: 'push-claims.unauthenticated',
+    title: 'Push-claims without a session, or with an unknown one, is a 401 problem',
+    modes: DATA_SHARING,
+    spec: 'spec: Authentication',
+    async run(ctx) {
+      const body = { id: 'someone', credify_id: 'crf_someone' };
+      expectProblem(await pushClaims(ctx, {}, body), 401, {
+        what: 'for push-claims without a session',
+        code: 'unauthenticated',
+      });
+      const wrong = await pushClaims(ctx, bearer(ctx.unique('no-such-session')), body);
+      expectProblem(wrong, 401, {
+        what: 'for push-claims with an unknown session token',
+        code: 'unauthenticated',
+      });
+    },
+  },
+  {
+    id: 'push-claims.other-user-forbidden',
+    title: 'A signed-in user cannot push claims for another user ID (403), and nothing is pushed',
+    modes: DATA_SHARING,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const users = await signedIn(ctx);
+      const me = users[0]!;
+      const other = users[1]?.id ?? `${me.id}-someone-else`;
+      const credifyId = await ctx.sandbox.serviceUserId(other);
+      const before = (await ctx.sandbox.claimTokens(credifyId)).map((t) => t.token);
+      const exchange = await pushClaims(ctx, bearer(me.sessionToken), { id: other, credify_id: credifyId });
+      expectProblem(exchange, 403, {
+        what: `for user ${me.id} pushing claims for user ${other}`,
+        code: 'forbidden',
+        spec: 'WIRE §5',
+      });
+      const after = (await ctx.sandbox.claimTokens(credifyId)).map((t) => t.token);
+      ensure(after.length === before.length && after.every((t) => before.includes(t)), {
+        expected: 'no claim token to reach the service for a refused push',
+        actual: `${after.length - before.length} new token(s) at the service`,
+      });
+    },
+  },
+  {
+    id: 'push-claims.tokens-verify',
+    title: 'Pushed claim tokens are EdDSA JWTs signed with the organisation key, one per scope',
+    modes: DATA_SHARING,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const [user] = await signedIn(ctx);
+      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
+      const tokens = await push(ctx, user!, credifyId);
+      const publicKey = await ctx.sandbox.claimPublicKey();
+      if (publicKey === undefined) return ctx.skip('the service has no public key for the organisation');
+      for (const t of tokens) {
+        try {
+          await verifyClaimToken(t.token, publicKey, {
+            organizationId: ctx.sandbox.organizationId,
+            credifyId,
+            scopeName: t.scopeName,
+            scopeHash: t.scopeHash,
+          });
+        } catch (error) {
+          fail({
+            expected: `the claim token for scope ${t.scopeName} to verify ({"alg":"EdDSA","typ":"JWT"}, iss = APP_ID, user_id = credify_id)`,
+            actual: isKitError(error) ? error.message : String(error),
+          });
+        }
+      }
+      const scopes = tokens.map((t) => t.scopeName);
+      ensure(new Set(scopes).size === scopes.length, {
+        expected: 'one token per scope',
+        actual: `scopes ${scopes.join(', ')}`,
+      });
+    },
+  },
+  {
+    id: 'push-claims.scope-hash-matches-commitments',
+    title: "Each scope hash is SHA-256 of that scope's claims with the commitment the market stored",
+    modes: DATA_SHARING,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const [user] = await signedIn(ctx);
+      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
+      const tokens = await push(ctx, user!, credifyId);
+      const stored = await ctx.storedClaims(user!);
+      if (stored === undefined) {
+        return ctx.skip(
+          'the market does not expose the stored claims with commitments (demo-user "claims", or the storedClaims option)',
+        );
+      }
+      for (const t of tokens) {
+        const scope = stored[t.scopeName];
+        const commitment = scope?.[commitmentKeyFor(t.scopeName)];
+        ensure(typeof commitment === 'string' && COMMITMENT.test(commitment), {
+          expected: `the market to keep a commitment (32 random bytes, base64url) for scope ${t.scopeName}`,
+          actual: scope === undefined ? 'no such scope stored' : `commitment ${JSON.stringify(commitment)}`,
+        });
+        const recomputed = await scopeHash(scope!);
+        ensure(recomputed === t.scopeHash, {
+          expected: `scope_hash of ${t.scopeName} = base64url(SHA-256(RFC 8785 JSON of the stored scope claims)) = ${recomputed}`,
+          actual: `scope_hash ${t.scopeHash} in the pushed token`,
+        });
+      }
+    },
+  },
+  {
+    id: 'push-claims.fresh-commitments',
+    title: 'Every push uses a fresh commitment per scope (scope hashes change)',
+    modes: DATA_SHARING,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const [user] = await signedIn(ctx);
+      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
+      const first = await push(ctx, user!, credifyId);
+      const second = await push(ctx, user!, credifyId);
+      for (const t of second) {
+        const earlier = first.find((f) => f.scopeName === t.scopeName);
+        ensure(earlier === undefined || earlier.scopeHash !== t.scopeHash, {
+          expected: `a new commitment for scope ${t.scopeName} on every push, so its scope_hash changes`,
+          actual: `the same scope_hash ${t.scopeHash} twice`,
+        });
+      }
+    },
+  },
+];

@@ -1,0 +1,112 @@
+/**
+ * The webhook receiver's own rules (WIRE §4): raw bytes are what is verified, old deliveries are
+ * refused even when replayed whole, unknown event types are acknowledged, oversized bodies are 413,
+ * and a wrong content type never turns into a 5xx.
+ */
+import { ensure, expectProblem, fail } from '../expect.js';
+import { createOrder, expectMarketStatus } from '../support/orders.js';
+import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import type { ContractCheck } from '../types.js';
+
+const BOTH = ['basic', 'data-sharing'] as const;
+
+export const webhookReceiverChecks: ContractCheck[] = [
+  {
+    id: 'webhook.raw-bytes-verified',
+    title: 'A pretty-printed body is verified over its raw bytes, not a re-serialized copy',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const pretty = `${JSON.stringify(JSON.parse(statusEvent(order.id, 'APPROVED')), null, 2)}\n`;
+      const { exchange } = await sendWebhook(ctx, pretty);
+      expectAck(exchange, false, 'a pretty-printed body signed over exactly its bytes');
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'its APPROVED webhook was acknowledged');
+    },
+  },
+  {
+    id: 'webhook.replay-old-delivery',
+    title: 'A delivery replayed after the ±300 s window is refused (401), even with its original event ID',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      await ctx.sandbox.approve(order.id);
+      const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const old = ctx.toleranceSeconds + 60;
+      const replay = await sendWebhook(ctx, delivery.body, { eventId: delivery.eventId, ageSeconds: old });
+      expectProblem(replay.exchange, 401, {
+        what: `for the service's delivery ${delivery.eventId} replayed with a timestamp ${old} s old`,
+        code: 'timestamp_out_of_window',
+        spec: 'WIRE §4',
+      });
+      const stale = await sendWebhook(ctx, statusEvent(order.id, 'CANCELED'), { ageSeconds: old });
+      expectProblem(stale.exchange, 401, {
+        what: `for a correctly signed CANCELED webhook ${old} s old`,
+        code: 'timestamp_out_of_window',
+        spec: 'WIRE §4',
+      });
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'only the fresh APPROVED delivery was valid');
+    },
+  },
+  {
+    id: 'webhook.unknown-event-type',
+    title: 'A correctly signed event of an unknown type is acknowledged (2xx)',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const body = JSON.stringify({
+        type: 'BNPL_SOMETHING_NEW_HAPPENED',
+        id: ctx.unique('thing'),
+        detail: { a: 1 },
+      });
+      const { exchange } = await sendWebhook(ctx, body);
+      ensure(exchange.status >= 200 && exchange.status < 300, {
+        expected: 'a 2xx acknowledgement for an event type the market does not know',
+        exchange,
+      });
+    },
+  },
+  {
+    id: 'webhook.oversized-body',
+    title: 'A webhook body over 256 KiB is refused with 413 and has no effect',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const event = JSON.parse(statusEvent(order.id, 'APPROVED')) as Record<string, unknown>;
+      const overhead = JSON.stringify({ ...event, padding: '' }).length;
+      const body = JSON.stringify({ ...event, padding: 'x'.repeat(ctx.maxBodyBytes + 1 - overhead) });
+      // A server may answer 413 before reading the body and then drop the connection: use a fresh one.
+      const { exchange } = await sendWebhook(ctx, body, { headers: { Connection: 'close' } });
+      expectProblem(exchange, 413, {
+        what: `for a ${body.length}-byte webhook body`,
+        code: 'payload_too_large',
+        spec: 'WIRE §4',
+      });
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'its only webhook was too large');
+    },
+  },
+  {
+    id: 'webhook.wrong-content-type',
+    title:
+      'A signed webhook with Content-Type text/plain is acknowledged or refused with 415, never an error',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      // WIRE §4 does not make the content type part of verification; WIRE §2 says a refusal is a 415.
+      const order = await createOrder(ctx);
+      const { exchange } = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'), {
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      if (exchange.status === 415) {
+        expectProblem(exchange, 415, { what: 'for a webhook sent as text/plain' });
+        await expectMarketStatus(ctx, order.id, 'PENDING', 'its only webhook was refused');
+      } else if (exchange.status >= 200 && exchange.status < 300) {
+        await expectMarketStatus(ctx, order.id, 'APPROVED', 'its APPROVED webhook was acknowledged');
+      } else {
+        fail({ expected: '2xx (the signature is what matters) or 415 problem+json', exchange });
+      }
+    },
+  },
+];

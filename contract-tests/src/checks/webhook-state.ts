@@ -1,0 +1,122 @@
+/**
+ * The market's order state follows the webhooks it acknowledged (WIRE §3, §4): forward moves only,
+ * a duplicate event ID has no second effect, and the service's own deliveries are accepted. The state
+ * is read over HTTP: the status endpoint reports the local record reconciled with the service (so a
+ * status only a webhook could have set shows through), and cancel / disburse follow the state rules.
+ */
+import { ensure, expectProblem } from '../expect.js';
+import { createOrder, expectMarketStatus, postAction } from '../support/orders.js';
+import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import type { ContractCheck } from '../types.js';
+
+const BOTH = ['basic', 'data-sharing'] as const;
+
+export const webhookStateChecks: ContractCheck[] = [
+  {
+    id: 'webhook.duplicate-event-id',
+    title: 'A repeated X-Event-Id is acknowledged with duplicate: true and has no second effect',
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      await ctx.sandbox.approve(order.id);
+      const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const replayed = await ctx.sandbox.replay(delivery.id);
+      const answer = replayed.attempts.at(-1);
+      let body: unknown;
+      try {
+        body = JSON.parse(answer?.responseBody ?? '');
+      } catch {
+        body = undefined;
+      }
+      ensure(answer?.responseStatus === 200 && (body as { duplicate?: unknown })?.duplicate === true, {
+        expected: `200 {"received":true,"duplicate":true} for the service delivering event ${delivery.eventId} again`,
+        actual: `${answer?.responseStatus} ${answer?.responseBody ?? ''}`,
+      });
+      // Same event ID, different body: an event ID names one event, processed once.
+      const { exchange } = await sendWebhook(ctx, statusEvent(order.id, 'CANCELED'), {
+        eventId: delivery.eventId,
+      });
+      expectAck(exchange, true, `a second body under the processed event ID ${delivery.eventId}`);
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'the CANCELED webhook reused a processed event ID');
+    },
+  },
+  {
+    id: 'webhook.out-of-order',
+    title: 'Late or out-of-order status updates are acknowledged and never move an order backwards',
+    modes: BOTH,
+    spec: 'WIRE §3',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      for (const status of ['APPROVED', 'CANCELED', 'APPROVED', 'PENDING']) {
+        const { exchange } = await deliver(ctx, statusEvent(order.id, status), `${status} for ${order.id}`);
+        expectAck(exchange, false, `a ${status} update with a new event ID`);
+      }
+      await expectMarketStatus(
+        ctx,
+        order.id,
+        'CANCELED',
+        'CANCELED is final; the later APPROVED and PENDING came late',
+      );
+      if (ctx.mode === 'data-sharing') {
+        for (const action of ['cancel', 'disburse'] as const) {
+          const exchange = await postAction(ctx, order.id, action);
+          expectProblem(exchange, 409, { what: `for ${action} of a CANCELED order`, spec: 'WIRE §3, §5' });
+        }
+      }
+    },
+  },
+  {
+    id: 'webhook.service-deliveries-acknowledged',
+    title: "The service's own signed deliveries (APPROVED, DISBURSING, PAID) are acknowledged and applied",
+    modes: BOTH,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const steps = [
+        { status: 'APPROVED', act: () => ctx.sandbox.approve(order.id) },
+        { status: 'DISBURSING', act: () => ctx.sandbox.ready(order.id) },
+        { status: 'PAID', act: () => ctx.sandbox.paid(order.id) },
+      ];
+      for (const step of steps) {
+        const atService = await ctx.sandbox.order(order.id);
+        // A data-sharing market may disburse by itself on readiness; then PAID came already.
+        if (atService?.status === 'PAID') break;
+        await step.act();
+        const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, step.status);
+        const answer = delivery.attempts.at(-1);
+        ensure(answer?.responseStatus === 200 && /"received"\s*:\s*true/.test(answer.responseBody ?? ''), {
+          expected: `200 {"received":true} for the service's ${step.status} delivery signed for ${delivery.url} (is PUBLIC_BASE_URL right?)`,
+          actual: `${answer?.responseStatus ?? 'no answer'} ${answer?.responseBody ?? answer?.outcome ?? ''}`,
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PAID', 'the provider approved, confirmed readiness and paid');
+    },
+  },
+  {
+    id: 'webhook.state-follows-deliveries',
+    title: 'Cancel follows the delivered state: allowed once APPROVED arrived, refused once DISBURSING did',
+    modes: ['data-sharing'],
+    spec: 'WIRE §3',
+    async run(ctx) {
+      const approved = await createOrder(ctx);
+      await ctx.sandbox.approve(approved.id);
+      await ctx.sandbox.awaitStatusDelivery(approved.id, 'APPROVED');
+      const cancel = await postAction(ctx, approved.id, 'cancel');
+      ensure(cancel.status === 202, {
+        expected: '202 for cancelling an order whose APPROVED webhook was delivered',
+        exchange: cancel,
+      });
+
+      const ready = await createOrder(ctx);
+      await ctx.sandbox.approve(ready.id);
+      await ctx.sandbox.ready(ready.id);
+      await ctx.sandbox.awaitStatusDelivery(ready.id, 'DISBURSING');
+      const refused = await postAction(ctx, ready.id, 'cancel');
+      expectProblem(refused, 409, {
+        what: 'for cancelling an order whose DISBURSING webhook was delivered',
+        spec: 'WIRE §3, §5',
+      });
+    },
+  },
+];

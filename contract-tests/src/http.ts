@@ -1,0 +1,159 @@
+/**
+ * HTTP to the market under test. Every exchange is kept (request line, headers with credentials
+ * redacted, the first bytes of both bodies) so that a failing check can show exactly what it sent
+ * and what came back, without the reader having to rerun anything.
+ */
+import { ContractViolation } from './violation.js';
+
+export interface HttpRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent exactly as given. */
+  body?: string | Uint8Array;
+  /** Sent as `JSON.stringify(json)` with `Content-Type: application/json` unless a type is given. */
+  json?: unknown;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  bodyExcerpt: string | undefined;
+  bodyBytes: number;
+}
+
+export interface HttpExchange {
+  request: RecordedRequest;
+  status: number;
+  headers: Headers;
+  /** The whole response body as text. */
+  text: string;
+  durationMs: number;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json(): unknown;
+  /** The media type without parameters, lower case (`application/problem+json`). */
+  mediaType(): string;
+}
+
+const EXCERPT_CHARS = 300;
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie']);
+
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}
+
+function redact(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADERS.has(name.toLowerCase())) out[name] = value;
+    else out[name] = value.startsWith('Bearer ') ? 'Bearer <redacted>' : '<redacted>';
+  }
+  return out;
+}
+
+export interface ContractHttpOptions {
+  fetch?: typeof fetch;
+  /** Per request; a market that does not answer in time fails the check. Default 10 000. */
+  timeoutMs?: number;
+}
+
+/** `TypeError: fetch failed (ECONNRESET: other side closed)`: undici hides the useful part in `cause`. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause
+    ? ` (${[cause.code, cause.message].filter((p) => typeof p === 'string').join(': ')})`
+    : '';
+  return `${error.name}: ${error.message}${detail}`;
+}
+
+export class ContractHttp {
+  readonly exchanges: HttpExchange[] = [];
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+
+  constructor(options: ContractHttpOptions = {}) {
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** The most recent exchange, for a violation that has no particular one to show. */
+  last(): HttpExchange | undefined {
+    return this.exchanges.at(-1);
+  }
+
+  async send(url: string, init: HttpRequestInit = {}): Promise<HttpExchange> {
+    const method = init.method ?? (init.body !== undefined || init.json !== undefined ? 'POST' : 'GET');
+    const headers: Record<string, string> = { ...init.headers };
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+    }
+    const bodyText =
+      body === undefined ? undefined : typeof body === 'string' ? body : new TextDecoder().decode(body);
+    const request: RecordedRequest = {
+      method,
+      url,
+      headers: redact(headers),
+      bodyExcerpt: bodyText === undefined ? undefined : excerpt(bodyText),
+      bodyBytes:
+        body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    };
+    const started = performance.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url, {
+        method,
+        headers,
+        body: body as BodyInit | undefined,
+        // A 302 is an answer to check, not something to follow.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const why = describeError(error);
+      throw new ContractViolation({
+        expected: `an HTTP answer from ${method} ${url} within ${this.#timeoutMs} ms`,
+        actual: `no answer (${why})`,
+        spec: 'WIRE §5',
+      });
+    }
+    const exchange: HttpExchange = {
+      request,
+      status: response.status,
+      headers: response.headers,
+      text,
+      durationMs: performance.now() - started,
+      json() {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return undefined;
+        }
+      },
+      mediaType() {
+        return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      },
+    };
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+}
+
+/** `POST /v1/orders → 201 {"id":…}`: one line for a failure message. */
+export function describeExchange(exchange: HttpExchange): string {
+  const { request } = exchange;
+  const type = exchange.headers.get('content-type');
+  const body = exchange.text === '' ? '(empty body)' : excerpt(exchange.text);
+  const location = exchange.headers.get('location');
+  return [
+    `${request.method} ${request.url}${request.bodyExcerpt === undefined ? '' : ` with body ${request.bodyExcerpt}`}`,
+    `→ ${exchange.status}${type ? ` ${type}` : ''}${location ? ` Location: ${location}` : ''} ${body}`,
+  ].join('\n    ');
+}

@@ -1,0 +1,61 @@
+/**
+ * The readable report: checks grouped by the part of the specification they enforce, each failure
+ * with what was expected, what came back and what is broken, skips with their reason.
+ */
+import pc from 'picocolors';
+import type { CheckResult, ContractReport } from '../types.js';
+
+export interface TextReportOptions {
+  /** ANSI colours; default off (the CLI turns them on for a terminal). */
+  color?: boolean;
+}
+
+/** Spec sections in a natural order: WIRE §1 … §8, then the interface specification's sections. */
+export function groupBySpec(results: readonly CheckResult[]): [spec: string, results: CheckResult[]][] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const result of results) groups.set(result.spec, [...(groups.get(result.spec) ?? []), result]);
+  const rank = (spec: string) => (spec.startsWith('WIRE') ? 0 : 1);
+  return [...groups.entries()].sort(
+    ([a], [b]) => rank(a) - rank(b) || a.localeCompare(b, 'en', { numeric: true }),
+  );
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function indent(text: string, spaces: number): string {
+  return text
+    .split('\n')
+    .map((line) => `${' '.repeat(spaces)}${line}`)
+    .join('\n');
+}
+
+export function formatTextReport(report: ContractReport, options: TextReportOptions = {}): string {
+  const c = pc.createColors(options.color ?? false);
+  const mark = { pass: c.green('✓'), fail: c.red('✗'), skip: c.yellow('-') };
+  const lines = [c.bold(`bnpl-kit contract suite: ${report.marketUrl} (${report.mode} mode)`), ''];
+  for (const [spec, results] of groupBySpec(report.results)) {
+    lines.push(c.bold(spec));
+    for (const r of results) {
+      lines.push(`  ${mark[r.status]} ${r.id} ${c.dim(`${r.title} (${seconds(r.durationMs)})`)}`);
+      if (r.status === 'fail' && r.message) lines.push(c.red(indent(r.message, 6)));
+      if (r.status === 'skip' && r.message) lines.push(c.yellow(indent(`skipped: ${r.message}`, 6)));
+    }
+    lines.push('');
+  }
+  const { total, passed, failed, skipped } = report.summary;
+  const verdict = report.ok ? c.green('PASSED') : c.red('FAILED');
+  lines.push(
+    `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped in ${seconds(report.durationMs)}`,
+  );
+  if (!report.ok) {
+    lines.push(
+      `Failed: ${report.results
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.id)
+        .join(', ')}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,91 @@
+/**
+ * What the checks need from the service side. The sandbox plays the BNPL service: it holds the
+ * orders the market created, acts as the provider (approve, ready, paid), delivers signed webhooks
+ * and keeps the claim tokens the market pushed. Checks only use this interface, so the same checks
+ * run against the in-process sandbox (through msw) and a standalone one (certify).
+ */
+import type { SignedWebhook } from '@bnpl-kit/core/testing';
+
+export interface SandboxOrderView {
+  id: string;
+  referenceId: string;
+  status: string;
+  history: string[];
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  status: string;
+  /** The exact JSON text the sandbox sent. */
+  body: string;
+  payload: Record<string, unknown>;
+  attempts: { responseStatus: number | null; responseBody: string | null; outcome: string | null }[];
+}
+
+export interface ClaimTokenView {
+  scopeName: string;
+  scopeHash: string;
+  token: string;
+}
+
+export interface AvailabilityAnswer {
+  /** HTTP status of the service's answer. */
+  status: number;
+  credifyId: string | undefined;
+  offers: Record<string, unknown>[];
+  /** The service's error message when it failed (e.g. the market's offer filter answered badly). */
+  error: string | undefined;
+}
+
+export interface SignWebhookInput {
+  /** The URL signed for (part 2 of the message). */
+  url: string;
+  body: Uint8Array | string;
+  eventId?: string;
+  timestamp?: Date | string;
+  /** Sign with this key instead of the service's (the "signed by another key" case). */
+  signingKey?: string | Uint8Array;
+}
+
+export interface ContractSandbox {
+  /** `SERVICE_API_URL` of the market under test. */
+  readonly serviceUrl: string;
+  /** `APP_ID`: the market's organisation at the service. */
+  readonly organizationId: string;
+
+  /** Signs a webhook as the service does (WIRE §4), with the service's own key. */
+  signWebhook(input: SignWebhookInput): Promise<SignedWebhook>;
+
+  order(id: string): Promise<SandboxOrderView | undefined>;
+  ordersByReference(referenceId: string): Promise<SandboxOrderView[]>;
+  approve(orderId: string): Promise<void>;
+  /** Provider confirms readiness for disbursement: `DISBURSING` (and the requirement event). */
+  ready(orderId: string): Promise<void>;
+  paid(orderId: string): Promise<void>;
+  disbursements(orderId: string): Promise<number>;
+
+  /** Deliveries of order status updates for an order, oldest first. */
+  deliveries(filter: { eventId?: string; orderId?: string; eventType?: string }): Promise<DeliveryView[]>;
+  /**
+   * Waits (bounded) until the sandbox has delivered the status update `status` of `orderId` and the
+   * market answered (any answer); returns that delivery.
+   */
+  awaitStatusDelivery(orderId: string, status: string): Promise<DeliveryView>;
+  /** Sends a delivery again with the same event ID and a fresh signature; waits for the answer. */
+  replay(deliveryId: string): Promise<DeliveryView>;
+
+  /** Availability check as the SDK makes it: finds or creates the service user for `localId`. */
+  availability(localId: string): Promise<AvailabilityAnswer>;
+  /** The service user ID of the market's user `localId`, created by an availability check if needed. */
+  serviceUserId(localId: string): Promise<string>;
+  /** Replaces the organisation's approved offers (what availability asks the market to rank). */
+  setApprovedOffers(offers: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  /** An access token for the organisation's API key (it lacks the offer filtering scope). */
+  apiAccessToken(): Promise<string>;
+  claimTokens(credifyId: string): Promise<ClaimTokenView[]>;
+  /** The key the market's claim tokens must verify with, if the service knows it. */
+  claimPublicKey(): Promise<string | undefined>;
+}

@@ -1,0 +1,102 @@
+/**
+ * The shapes of the contract suite: a check is data (ID, title, modes, the part of the specification
+ * it enforces) plus an async `run(ctx)` that talks to a market over HTTP only, so the same checks
+ * certify a market written in any language (graphql-http's `audits` do the same for GraphQL servers).
+ */
+import type { ClaimObject } from '@bnpl-kit/core';
+import type { ContractHttp } from './http.js';
+import type { ContractSandbox } from './sandbox/driver.js';
+
+export const INTEGRATION_MODES = ['basic', 'data-sharing'] as const;
+export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
+
+/** Where the market serves its endpoints (WIRE §5); every path but `prefix` is below `prefix`. */
+export interface MarketPaths {
+  prefix: string;
+  webhook: string;
+  offerFilter: string;
+  /** Contains `:id`. */
+  bnplRedirect: string;
+}
+
+export const DEFAULT_MARKET_PATHS: MarketPaths = {
+  prefix: '/v1',
+  webhook: '/webhook',
+  offerFilter: '/offers/filter',
+  bnplRedirect: '/bnpl/orders/:id/redirect',
+};
+
+/**
+ * An end user of the market, as the suite knows them: the internal user ID, a session token the
+ * market's `authenticateInternalUser` accepts as `Authorization: Bearer <token>`, and (optionally)
+ * the user's claim object as the market stores it, commitment entries included when it has them.
+ */
+export interface TestUser {
+  id: string;
+  sessionToken?: string | undefined;
+  claims?: ClaimObject | undefined;
+}
+
+export interface CheckContext {
+  readonly mode: IntegrationMode;
+  /** The market's base URL, without the `/v1` prefix (e.g. `http://127.0.0.1:3000`). */
+  readonly marketUrl: string;
+  readonly paths: MarketPaths;
+  /** The webhook URL as registered at the service: the URL signatures are made for. */
+  readonly webhookUrl: string;
+  /** HTTP to the market; every exchange is recorded for failure messages. */
+  readonly http: ContractHttp;
+  /** The service's part, played by the sandbox: provider actions, deliveries, claim tokens, signing. */
+  readonly sandbox: ContractSandbox;
+  /** `Authorization` for the market's own systems (orders, status, cancel, disburse). */
+  readonly systemAuth: Readonly<Record<string, string>>;
+  /** Webhook time window the market is expected to enforce (WIRE §4: ±300 s). */
+  readonly toleranceSeconds: number;
+  /** Largest webhook body the market is expected to accept (WIRE §4: 256 KiB). */
+  readonly maxBodyBytes: number;
+  /** `BNPL_CALLBACK_URL` the market was configured with, when known. */
+  readonly bnplCallbackUrl: string | undefined;
+  /** `marketUrl + prefix + path`. */
+  url(path: string): string;
+  /** A value no earlier run used: reference IDs, event IDs. */
+  unique(prefix: string): string;
+  /** The market's end users (from the options or `GET /v1/demo-user`), fetched afresh. */
+  users(): Promise<TestUser[]>;
+  /** The claims the market stored for a user, commitments included, or undefined when not observable. */
+  storedClaims(user: TestUser): Promise<ClaimObject | undefined>;
+  /** Ends the check as skipped: a capability it needs is not available. */
+  skip(reason: string): never;
+}
+
+export interface ContractCheck {
+  /** Stable, dotted: `area.subject[.case]`. Reports and `--only` name checks by it. */
+  id: string;
+  title: string;
+  modes: readonly IntegrationMode[];
+  /** The part of the specification enforced: `WIRE §4`, `spec: Authentication`. */
+  spec: string;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'skip';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  spec: string;
+  status: CheckStatus;
+  durationMs: number;
+  /** Why it failed (expected, got, request, specification) or why it was skipped. */
+  message?: string;
+}
+
+export interface ContractReport {
+  marketUrl: string;
+  mode: IntegrationMode;
+  startedAt: string;
+  durationMs: number;
+  results: CheckResult[];
+  summary: { total: number; passed: number; failed: number; skipped: number };
+  /** No check failed. */
+  ok: boolean;
+}

@@ -1,0 +1,53 @@
+/**
+ * How a check fails or steps aside. A `ContractViolation` carries what the specification requires,
+ * what the market did, and which part of the specification that breaks, so a report line is enough
+ * to start fixing. `CheckSkipped` is not a failure: a capability the check needs is missing.
+ */
+import { describeExchange, type HttpExchange } from './http.js';
+
+export interface ViolationDetails {
+  /** What a correct market does, e.g. "401 problem+json for a webhook signed 10 min ago". */
+  expected: string;
+  /** What happened; defaults to a description of `exchange`. */
+  actual?: string;
+  /** The exchange that shows it. */
+  exchange?: HttpExchange | undefined;
+  /** A narrower part of the specification than the check's own, e.g. `WIRE §2`. */
+  spec?: string;
+}
+
+export class ContractViolation extends Error {
+  readonly expected: string;
+  readonly actual: string;
+  readonly spec: string | undefined;
+
+  constructor(details: ViolationDetails) {
+    const actual =
+      details.actual ?? (details.exchange ? describeExchange(details.exchange) : 'something else');
+    super(`expected ${details.expected}; got ${actual}`);
+    this.name = 'ContractViolation';
+    this.expected = details.expected;
+    this.actual = actual;
+    this.spec = details.spec;
+  }
+
+  /** Multi-line text for reports: expected, got, specification. */
+  describe(checkSpec: string): string {
+    const spec = this.spec && this.spec !== checkSpec ? `${this.spec} (check: ${checkSpec})` : checkSpec;
+    return [`Expected: ${this.expected}`, `Got:      ${this.actual}`, `Broken:   ${spec}`].join('\n');
+  }
+}
+
+export class CheckSkipped extends Error {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+    this.reason = reason;
+  }
+}
+
+export function isContractViolation(error: unknown): error is ContractViolation {
+  return error instanceof ContractViolation;
+}

@@ -1,0 +1,67 @@
+/**
+ * The suite over real HTTP, the way certify runs it (`startCertification`: a standalone sandbox
+ * registered for the market, the environment the market starts with), against a market served
+ * through core's Node bridge. A correct market passes every check in both modes; each deliberately
+ * broken market fails, with the check that names its defect among the failures.
+ */
+import type { Market } from '@bnpl-kit/core';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContractReport,
+  checksFor,
+  formatTextReport,
+  type IntegrationMode,
+  runContractSuite,
+  startCertification,
+} from '../src/index.js';
+import { brokenMarkets } from './fixtures/broken-markets/index.js';
+import { serveOnNode } from './fixtures/targets.js';
+import {
+  configFromEnv,
+  createTestMarket,
+  swappableMarket,
+  type TestMarketConfig,
+} from './fixtures/test-market.js';
+
+async function certify(
+  mode: IntegrationMode,
+  build: (config: TestMarketConfig, secrets: { serviceSigningKey: string }) => Market,
+): Promise<ContractReport> {
+  const shell = swappableMarket(mode);
+  const listening = await serveOnNode(shell);
+  const run = await startCertification({ marketUrl: listening.url, mode, sandboxPort: 0 });
+  try {
+    const secrets = { serviceSigningKey: String(run.savedConfig().signing_key) };
+    shell.use(build(configFromEnv(run.env, mode), secrets));
+    return await runContractSuite(run.suiteOptions);
+  } finally {
+    await run.close();
+    await listening.close();
+  }
+}
+
+const failedIds = (report: ContractReport) =>
+  report.results.filter((r) => r.status === 'fail').map((r) => r.id);
+
+describe('a correct market', () => {
+  for (const mode of ['basic', 'data-sharing'] as const) {
+    it(`passes every ${mode} check over real HTTP`, async () => {
+      const report = await certify(mode, (config) => createTestMarket(config).market);
+      expect(report.ok, formatTextReport(report)).toBe(true);
+      const total = checksFor(mode).length;
+      expect(report.summary).toEqual({ total, passed: total, failed: 0, skipped: 0 });
+    });
+  }
+});
+
+describe('a broken market', () => {
+  for (const broken of brokenMarkets) {
+    it(`that ${broken.name} fails ${broken.caughtBy.join(' and ')}`, async () => {
+      const report = await certify('data-sharing', broken.build);
+      expect(report.ok).toBe(false);
+      expect(failedIds(report)).toEqual(expect.arrayContaining(broken.caughtBy));
+      const failure = report.results.find((r) => r.id === broken.caughtBy[0]);
+      expect(failure?.message).toMatch(/^Expected: .+\nGot: .+\nBroken: +(WIRE|spec)/s);
+    });
+  }
+});

@@ -1,0 +1,268 @@
+/** The runner and the helpers every check relies on, without a market: outcomes, problems, users, HTTP records. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type CheckContext,
+  type ContractCheck,
+  ContractHttp,
+  type ContractSandbox,
+  ContractViolation,
+  expectProblem,
+  type HttpExchange,
+  parseDemoUsers,
+  runCheck,
+  runContractSuite,
+} from '../src/index.js';
+import { hasCommitments } from '../src/support/users.js';
+
+const sandbox = { organizationId: 'org', serviceUrl: 'http://sandbox.invalid' } as ContractSandbox;
+const options = { marketUrl: 'http://market.invalid/', mode: 'basic' as const, sandbox };
+
+function check(
+  id: string,
+  run: (ctx: CheckContext) => Promise<void>,
+  modes: ContractCheck['modes'] = ['basic'],
+): ContractCheck {
+  return { id, title: `check ${id}`, modes, spec: 'WIRE §4', run };
+}
+
+function exchange(status: number, contentType: string, body: unknown): HttpExchange {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return {
+    request: {
+      method: 'GET',
+      url: 'http://market.invalid/v1/x',
+      headers: {},
+      bodyExcerpt: undefined,
+      bodyBytes: 0,
+    },
+    status,
+    headers: new Headers({ 'content-type': contentType }),
+    text,
+    durationMs: 1,
+    json: () => JSON.parse(text) as unknown,
+    mediaType: () => contentType.split(';')[0]!,
+  };
+}
+
+const problem = (status: number, code: string) => ({
+  type: `urn:bnpl-kit:problem:${code}`,
+  title: 'T',
+  status,
+  detail: 'D',
+  code,
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('runCheck', () => {
+  it('reports pass, fail (expected / got / broken), skip with reason, and errors that stop a check', async () => {
+    const pass = await runCheck(
+      check('a.pass', async () => {}),
+      options,
+    );
+    expect(pass).toMatchObject({ id: 'a.pass', status: 'pass', spec: 'WIRE §4' });
+
+    const violation = new ContractViolation({
+      expected: '401 for an old webhook',
+      actual: '200',
+      spec: 'WIRE §4',
+    });
+    const failed = await runCheck(
+      check('a.fail', async () => {
+        throw violation;
+      }),
+      options,
+    );
+    expect(failed).toMatchObject({
+      status: 'fail',
+      message: 'Expected: 401 for an old webhook\nGot:      200\nBroken:   WIRE §4',
+    });
+
+    const skipped = await runCheck(
+      check('a.skip', async (ctx) => ctx.skip('no session token')),
+      options,
+    );
+    expect(skipped).toMatchObject({ status: 'skip', message: 'no session token' });
+
+    const broken = await runCheck(
+      check('a.error', async () => {
+        throw new TypeError('boom');
+      }),
+      options,
+    );
+    expect(broken.status).toBe('fail');
+    expect(broken.message).toBe('The check could not complete: TypeError: boom');
+  });
+
+  it('fails a check that does not finish in time', async () => {
+    vi.useFakeTimers();
+    const pending = runCheck(
+      check('a.hang', () => new Promise<void>(() => {})),
+      { ...options, checkTimeoutMs: 5000 },
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await pending).toMatchObject({
+      status: 'fail',
+      message: 'The check could not complete: Error: the check did not finish within 5000 ms',
+    });
+  });
+
+  it('gives each check a context: URLs under the prefix, the signed webhook URL, unique values, system auth', async () => {
+    let seen: CheckContext | undefined;
+    await runCheck(
+      check('a.ctx', async (ctx) => {
+        seen = ctx;
+      }),
+      { ...options, marketToken: 'secret' },
+    );
+    expect(seen!.url('/orders')).toBe('http://market.invalid/v1/orders');
+    expect(seen!.webhookUrl).toBe('http://market.invalid/v1/webhook');
+    expect(seen!.systemAuth).toEqual({ authorization: 'Bearer secret' });
+    expect(seen!.unique('ref')).not.toBe(seen!.unique('ref'));
+    expect(seen!.toleranceSeconds).toBe(300);
+    expect(seen!.maxBodyBytes).toBe(262_144);
+  });
+});
+
+describe('runContractSuite', () => {
+  it('runs the checks of the mode (and --only), in order, and sums them up', async () => {
+    const seen: string[] = [];
+    const checks = [
+      check('webhook.one', async () => {}),
+      check('webhook.two', async (ctx) => ctx.skip('n/a')),
+      check('orders.three', async () => {
+        throw new ContractViolation({ expected: 'x', actual: 'y' });
+      }),
+      check('push-claims.four', async () => {}, ['data-sharing']),
+    ];
+    const report = await runContractSuite({ ...options, checks, onResult: (r) => seen.push(r.id) });
+    expect(seen).toEqual(['webhook.one', 'webhook.two', 'orders.three']);
+    expect(report).toMatchObject({
+      ok: false,
+      mode: 'basic',
+      marketUrl: 'http://market.invalid',
+      summary: { total: 3, passed: 1, failed: 1, skipped: 1 },
+    });
+    const only = await runContractSuite({ ...options, checks, only: ['webhook.'] });
+    expect(only.results.map((r) => r.id)).toEqual(['webhook.one', 'webhook.two']);
+    expect(only.ok).toBe(true);
+  });
+});
+
+describe('expectProblem', () => {
+  it('accepts a WIRE §2 problem and returns it', () => {
+    const body = expectProblem(
+      exchange(404, 'application/problem+json', problem(404, 'order_not_found')),
+      404,
+      { what: 'x', code: 'order_not_found' },
+    );
+    expect(body.code).toBe('order_not_found');
+  });
+
+  it.each([
+    [
+      'another status',
+      exchange(500, 'application/problem+json', problem(500, 'internal')),
+      /Expected: 404 problem\+json/,
+    ],
+    [
+      'plain JSON',
+      exchange(404, 'application/json', problem(404, 'order_not_found')),
+      /Content-Type: application\/problem\+json/,
+    ],
+    [
+      'a type that is not the code URN',
+      exchange(404, 'application/problem+json', { ...problem(404, 'order_not_found'), type: 'about:blank' }),
+      /"type" is not "urn:bnpl-kit:problem:order_not_found"/,
+    ],
+    [
+      'a status member that disagrees',
+      exchange(404, 'application/problem+json', problem(400, 'order_not_found')),
+      /"status" is not 404/,
+    ],
+    [
+      'errors without paths',
+      exchange(404, 'application/problem+json', {
+        ...problem(404, 'order_not_found'),
+        errors: [{ message: 'm' }],
+      }),
+      /"errors" is not a list/,
+    ],
+    [
+      'another code',
+      exchange(404, 'application/problem+json', problem(404, 'not_found')),
+      /with code order_not_found/,
+    ],
+  ])('refuses %s', (_, answer, message) => {
+    let thrown: unknown;
+    try {
+      expectProblem(answer, 404, { what: 'for an unknown order', code: 'order_not_found' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ContractViolation);
+    expect((thrown as ContractViolation).describe('WIRE §2')).toMatch(message);
+  });
+});
+
+describe('demo users', () => {
+  it('reads the top-level user and the users list, without duplicates', () => {
+    const users = parseDemoUsers({
+      id: 'u1',
+      session_token: 's1',
+      users: [
+        { id: 'u1', session_token: 's1' },
+        { id: 'u2', claims: { phone: { phone_number: '+84' } } },
+        { name: 'no id' },
+      ],
+    });
+    expect(users).toEqual([
+      { id: 'u1', sessionToken: 's1', claims: undefined },
+      { id: 'u2', sessionToken: undefined, claims: { phone: { phone_number: '+84' } } },
+    ]);
+    expect(parseDemoUsers({ name: 'only a name' })).toEqual([]);
+    expect(parseDemoUsers('text')).toEqual([]);
+  });
+
+  it('knows whether claims carry a commitment for every scope', () => {
+    expect(
+      hasCommitments({
+        phone: { phone_number: '+84', phone_commitment: 'c' },
+        'o:s': { 'o:k': 1, 'o:s:commitment': 'c' },
+      }),
+    ).toBe(true);
+    expect(hasCommitments({ phone: { phone_number: '+84' } })).toBe(false);
+    expect(hasCommitments({})).toBe(false);
+  });
+});
+
+describe('ContractHttp', () => {
+  it('records exchanges with credentials redacted, and turns "no answer" into a violation', async () => {
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ method: req.method }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+    const http = new ContractHttp({ timeoutMs: 2000 });
+    const answer = await http.send(url, {
+      json: { a: 1 },
+      headers: { authorization: 'Bearer secret', 'x-api-key': 'k' },
+    });
+    expect(answer.json()).toEqual({ method: 'POST' });
+    expect(answer.request.headers).toEqual({
+      authorization: 'Bearer <redacted>',
+      'x-api-key': '<redacted>',
+      'content-type': 'application/json',
+    });
+    expect(http.last()).toBe(answer);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await expect(http.send(url)).rejects.toThrow(
+      /expected an HTTP answer from GET .* within 2000 ms; got no answer \(TypeError: fetch failed/,
+    );
+  });
+});

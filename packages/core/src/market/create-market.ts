@@ -1,0 +1,201 @@
+/**
+ * `createMarket`: every market endpoint of WIRE §5 as one fetch-style handler,
+ * `(Request) => Promise<Response>` (Auth.js `Auth(request, config)`, tRPC `resolveResponse`).
+ * Frameworks only translate to and from it; nothing here knows Node or a framework.
+ */
+import { KitError } from '../errors.js';
+import { isSecret } from '../models/secret.js';
+import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
+import { parseSigningKey } from '../signature/keys.js';
+import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
+import { attachAnswerer } from './body-hints.js';
+import {
+  HookFailure,
+  type HookFailure as HookFailureType,
+  header,
+  type MarketDeps,
+  type RouteContext,
+  type RouteHandler,
+} from './context.js';
+import type { HookContext } from './hooks.js';
+import { consoleLogger, type MarketLogger } from './logger.js';
+import {
+  type CreateMarketOptions,
+  checkMarketOptions,
+  DEFAULT_DEMO_USER,
+  DEFAULT_LIMITS,
+  DEFAULT_PATHS,
+  type MarketPaths,
+} from './options.js';
+import { type Route, Router } from './router.js';
+import { pushClaims } from './routes/claims.js';
+import { bnplRedirect, demoUser } from './routes/misc.js';
+import { filterOffersRoute } from './routes/offers.js';
+import { cancelOrder, createOrder, disburseOrder, getOrderStatus } from './routes/orders.js';
+import { webhook } from './routes/webhook.js';
+import type { MarketTransaction } from './store.js';
+import { TokenIntrospectionCache } from './token-cache.js';
+import { fetchedKeys, staticKeys } from './webhook-keys.js';
+
+export interface HandleOptions {
+  /**
+   * The path the market is mounted under in a framework that does not strip it (Hono's
+   * `app.route('/bnpl', …)`); it is removed before routing. Not part of the signed webhook URL:
+   * `publicBaseUrl` must already include it.
+   */
+  basePath?: string;
+}
+
+export interface Market {
+  /** Carries the same handler answering plain data (`answererOf(market.handle)`, body-hints.ts). */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /** Whether the kit answers this path (adapters let everything else through to the app). */
+  ownsPath(pathname: string): boolean;
+  readonly paths: Readonly<MarketPaths>;
+  /** The URL webhooks must be registered with (and are verified against). */
+  readonly webhookUrl: string;
+  readonly integrationMode: 'basic' | 'data-sharing';
+  /** The body cap of every endpoint; Node adapters apply it while streaming, too. */
+  readonly maxBodyBytes: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+function requestIdOf(request: Request): string {
+  const given = header(request, 'x-request-id');
+  return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+function routesFor(paths: MarketPaths, dataSharing: boolean, sandbox: boolean): Route<RouteHandler>[] {
+  const p = (path: string) => `${paths.prefix}${path}`;
+  const routes: Route<RouteHandler>[] = [
+    { name: 'createOrder', method: 'POST', path: p('/orders'), handler: createOrder },
+    { name: 'getOrderStatus', method: 'GET', path: p('/orders/service/:id'), handler: getOrderStatus },
+    { name: 'webhook', method: 'POST', path: p(paths.webhook), handler: webhook },
+    { name: 'bnplRedirect', method: 'GET', path: p(paths.bnplRedirect), handler: bnplRedirect },
+  ];
+  // Production has no demo user at all: a 404, not a 403, so nothing hints it exists.
+  if (sandbox) routes.push({ name: 'demoUser', method: 'GET', path: p('/demo-user'), handler: demoUser });
+  if (dataSharing) {
+    routes.push(
+      { name: 'cancelOrder', method: 'POST', path: p('/orders/:id/cancel'), handler: cancelOrder },
+      { name: 'disburseOrder', method: 'POST', path: p('/orders/:id/disburse'), handler: disburseOrder },
+      { name: 'pushClaims', method: 'POST', path: p('/push-claims'), handler: pushClaims },
+      { name: 'filterOffers', method: 'POST', path: p(paths.offerFilter), handler: filterOffersRoute },
+    );
+  }
+  return routes;
+}
+
+function logFailure(logger: MarketLogger, error: KitError, fields: Record<string, unknown>): void {
+  if (error.status >= 500) {
+    const hook = (error as Partial<HookFailureType>).hook;
+    logger.error({ ...fields, code: error.code, hook, err: error.cause ?? error }, error.message);
+  } else if (error.status === 401 && fields.route === 'webhook') {
+    // A webhook that does not verify is either an attack or a misconfiguration: worth a warning.
+    logger.warn({ ...fields, code: error.code }, error.message);
+  } else {
+    logger.debug({ ...fields, code: error.code }, error.message);
+  }
+}
+
+export function createMarket<Tx extends MarketTransaction>(options: CreateMarketOptions<Tx>): Market {
+  const paths: MarketPaths = { ...DEFAULT_PATHS, ...options.paths };
+  checkMarketOptions(options as unknown as CreateMarketOptions<MarketTransaction>, paths);
+  const { config } = options;
+  if (config.appSigningKey !== undefined) {
+    // Fail at start-up, not at the first push, when the key cannot be parsed.
+    parseSigningKey(isSecret(config.appSigningKey) ? config.appSigningKey.reveal() : config.appSigningKey);
+  }
+  const clock = options.now ?? (() => Date.now());
+  const now = () => {
+    const value = clock();
+    return typeof value === 'number' ? value : value.getTime();
+  };
+  const logger = options.logger ?? consoleLogger;
+  const webhookUrl = `${config.publicBaseUrl!.replace(/\/+$/, '')}${paths.prefix}${paths.webhook}`;
+  const deps: MarketDeps<Tx> = {
+    config,
+    hooks: options.hooks,
+    service: options.service,
+    store: options.store,
+    logger,
+    now,
+    paths,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    onUnknownEvent: options.onUnknownEvent,
+    demoUser: options.demoUser ?? { ...DEFAULT_DEMO_USER },
+    webhookUrl,
+    webhookKeys: config.servicePublicKey
+      ? staticKeys(config.servicePublicKey)
+      : fetchedKeys(options.service, config.appId!, now),
+    introspection: new TokenIntrospectionCache(options.service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
+  };
+  const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
+  const dataSharing = config.integrationMode === 'data-sharing';
+  const routes = routesFor(paths, dataSharing, config.mode === 'sandbox');
+  const router = new Router(routes, paths.prefix);
+
+  async function respond(request: Request, handleOptions: HandleOptions = {}): Promise<MarketAnswer> {
+    const requestId = requestIdOf(request);
+    let pathname = '/';
+    let route: string | undefined;
+    let answer: MarketAnswer;
+    try {
+      pathname = new URL(request.url).pathname;
+      const base = handleOptions.basePath?.replace(/\/+$/, '') ?? '';
+      if (base !== '') pathname = pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : '/';
+      const match = router.match(request.method, pathname);
+      if (match.kind === 'none') throw new KitError('not_found', `No endpoint at ${pathname}`);
+      if (match.kind === 'wrong_method') {
+        const allow = match.allow.join(', ');
+        throw new KitError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, {
+          headers: { allow },
+        });
+      }
+      route = match.route.name;
+      const hookContext: HookContext = {
+        requestId,
+        request,
+        logger,
+        // A getter: most requests never look at it, and a Request may build its signal lazily.
+        get signal() {
+          return request.signal;
+        },
+      };
+      const ctx: RouteContext = {
+        request,
+        params: match.params,
+        requestId,
+        hookContext,
+        deps: genericDeps,
+      };
+      answer = await match.route.handler(ctx);
+    } catch (thrown) {
+      const error = KitError.fromUnknown(thrown);
+      const fields = { requestId, method: request.method, path: pathname, route };
+      // Nobody is waiting for this answer; an aborted upstream call is not the service's fault.
+      if (request.signal.aborted) logger.debug({ ...fields, code: error.code }, 'client went away');
+      else logFailure(logger, error, fields);
+      answer = problemAnswer(error);
+    }
+    answer.headers['x-request-id'] = requestId;
+    return answer;
+  }
+
+  const handle = attachAnswerer(
+    async (request: Request, options?: HandleOptions) => answerToResponse(await respond(request, options)),
+    respond,
+  );
+
+  return {
+    handle,
+    paths,
+    webhookUrl,
+    integrationMode: config.integrationMode,
+    maxBodyBytes: deps.limits.maxBodyBytes,
+    ownsPath: (pathname) => router.owns(pathname),
+  };
+}
+
+export { HookFailure };

@@ -1,0 +1,98 @@
+/**
+ * The route table of the market endpoints. Tiny on purpose: a handful of fixed paths, one
+ * parameter (`:id`). Static paths are a map lookup, so the webhook (the hot path) costs one `get`.
+ */
+export type Method = 'GET' | 'POST';
+
+export interface Route<H> {
+  /** For logs: `webhook`, `createOrder`… */
+  name: string;
+  method: Method;
+  /** Full path including the prefix, e.g. `/v1/orders/:id/cancel`. */
+  path: string;
+  handler: H;
+}
+
+export type RouteMatch<H> =
+  | { kind: 'found'; route: Route<H>; params: Record<string, string> }
+  | { kind: 'wrong_method'; allow: Method[] }
+  | { kind: 'none' };
+
+interface Pattern<H> {
+  segments: string[];
+  routes: Route<H>[];
+}
+
+function split(path: string): string[] {
+  return path.split('/').slice(1);
+}
+
+export class Router<H> {
+  readonly #static = new Map<string, Route<H>[]>();
+  readonly #patterns: Pattern<H>[] = [];
+  readonly #prefix: string;
+
+  constructor(routes: readonly Route<H>[], prefix: string) {
+    this.#prefix = prefix;
+    for (const route of routes) {
+      if (!route.path.includes('/:')) {
+        const list = this.#static.get(route.path) ?? [];
+        list.push(route);
+        this.#static.set(route.path, list);
+        continue;
+      }
+      const segments = split(route.path);
+      const same = this.#patterns.find((p) => p.segments.join('/') === segments.join('/'));
+      if (same) same.routes.push(route);
+      else this.#patterns.push({ segments, routes: [route] });
+    }
+  }
+
+  /** Whether a path belongs to the kit: under the prefix, or one of its routes. */
+  owns(pathname: string): boolean {
+    const prefix = this.#prefix;
+    if (prefix !== '' && (pathname === prefix || pathname.startsWith(`${prefix}/`))) return true;
+    return this.#find(pathname).length > 0;
+  }
+
+  match(method: string, pathname: string): RouteMatch<H> {
+    const found = this.#find(pathname);
+    if (found.length === 0) return { kind: 'none' };
+    const hit = found.find((f) => f.route.method === method);
+    if (hit) return { kind: 'found', route: hit.route, params: hit.params };
+    return { kind: 'wrong_method', allow: [...new Set(found.map((f) => f.route.method))] };
+  }
+
+  // Several patterns can match one path (`/orders/service/cancel`), so all are collected and the
+  // method decides.
+  #find(pathname: string): { route: Route<H>; params: Record<string, string> }[] {
+    const exact = this.#static.get(pathname);
+    if (exact) return exact.map((route) => ({ route, params: {} }));
+    const parts = split(pathname);
+    const out: { route: Route<H>; params: Record<string, string> }[] = [];
+    for (const pattern of this.#patterns) {
+      const params = matchSegments(pattern.segments, parts);
+      if (params) for (const route of pattern.routes) out.push({ route, params });
+    }
+    return out;
+  }
+}
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const want = pattern[i]!;
+    const got = parts[i]!;
+    if (want.startsWith(':')) {
+      if (got === '') return undefined;
+      try {
+        params[want.slice(1)] = decodeURIComponent(got);
+      } catch {
+        return undefined;
+      }
+    } else if (want !== got) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,68 @@
+/**
+ * `POST /push-claims` (data-sharing): the frontend hands over the service user ID it got from the
+ * SDK; the market stores it, builds the user's claims with a fresh commitment per scope, signs one
+ * claim token per scope, pushes the tokens, and only then keeps the commitments.
+ */
+import { z } from 'zod';
+import { generateCommitment } from '../../claims/commitment.js';
+import { commitmentKeyFor } from '../../claims/names.js';
+import { buildClaimTokens } from '../../claims/token.js';
+import { type ClaimObject, claimObjectSchema } from '../../claims/types.js';
+import { KitError } from '../../errors.js';
+import { isSecret } from '../../models/secret.js';
+import { field, parseWire, wireObject } from '../../models/wire.js';
+import type { MarketAnswer } from '../answer.js';
+import { readJsonBody } from '../body.js';
+import { authenticateUser, callHook, HookFailure, json, type RouteContext } from '../context.js';
+
+const userId = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(255);
+
+export const pushClaimsRequestCodec = wireObject({
+  id: field('id', userId),
+  credifyId: field('credify_id', userId),
+});
+
+/** A hook's claim object is market code: check it before signing anything over it. */
+export function checkClaimObject(value: unknown, hook: string): ClaimObject {
+  const result = claimObjectSchema.safeParse(value);
+  if (result.success) return result.data as ClaimObject;
+  throw new HookFailure(hook, result.error, `Hook ${hook} returned something that is not a claim object`);
+}
+
+export async function pushClaims(ctx: RouteContext): Promise<MarketAnswer> {
+  const principal = await authenticateUser(ctx);
+  const { hooks, config, service, limits } = ctx.deps;
+  const body = await readJsonBody(ctx.request, limits.maxBodyBytes);
+  const { id: localId, credifyId } = parseWire(pushClaimsRequestCodec.schema, body, 'Push claims request');
+  if (principal.id !== localId) {
+    throw new KitError('forbidden', 'Claims can only be pushed for the signed-in user’s own ID');
+  }
+  const hc = ctx.hookContext;
+  await callHook(ctx, 'updateUserId', () => hooks.updateUserId!({ localId, credifyId }, hc));
+  const loaded = await callHook(ctx, 'fetchUserClaimObject', () =>
+    hooks.fetchUserClaimObject!({ localId, credifyId, scopes: [], includeCommitments: false }, hc),
+  );
+  const claims: ClaimObject = {};
+  const commitments: Record<string, string> = {};
+  for (const [scopeName, scopeClaims] of Object.entries(checkClaimObject(loaded, 'fetchUserClaimObject'))) {
+    const commitment = generateCommitment();
+    claims[scopeName] = { ...scopeClaims, [commitmentKeyFor(scopeName)]: commitment };
+    commitments[scopeName] = commitment;
+  }
+  const signingKey = config.appSigningKey!;
+  const tokens = await buildClaimTokens({
+    claims,
+    organizationId: config.appId!,
+    credifyId,
+    signingKey: isSecret(signingKey) ? signingKey.reveal() : signingKey,
+    iat: Math.floor(ctx.deps.now() / 1000),
+  });
+  await service.pushClaimTokens(
+    credifyId,
+    tokens.map((t) => t.token),
+  );
+  await callHook(ctx, 'upsertCommitments', () =>
+    hooks.upsertCommitments!({ localId, credifyId, commitments }, hc),
+  );
+  return json({ credify_id: credifyId });
+}

@@ -1,0 +1,154 @@
+/**
+ * The order endpoints the market's own systems call (WIRE §5): create, status, cancel, disburse.
+ * The local record follows the service: every answer from the service is reconciled into it with
+ * the forward-only `transition`, inside a store transaction that locks the order row.
+ */
+import { canonicalJson } from '../../claims/canonical.js';
+import { KitError } from '../../errors.js';
+import {
+  disburseRequestCodec,
+  type OrderCreateRequest,
+  orderActionResultCodec,
+  orderCreateRequestCodec,
+  orderCreateRequestSchema,
+  orderRecordCodec,
+  orderStatusInfoCodec,
+} from '../../models/order.js';
+import { assertStatusIn, type OrderStatus, transition } from '../../models/status.js';
+import { parseWire } from '../../models/wire.js';
+import type { ServiceOrder } from '../../service/types.js';
+import { base64UrlEncode, utf8 } from '../../util/base64url.js';
+import { sha256 } from '../../util/bytes.js';
+import type { MarketAnswer } from '../answer.js';
+import { readJsonBody } from '../body.js';
+import { authenticateClient, json, type RouteContext } from '../context.js';
+import type { StoredOrder } from '../store.js';
+
+/** Same content → same fingerprint, whatever the key order or spacing of the request. */
+export async function requestFingerprint(order: OrderCreateRequest): Promise<string> {
+  return base64UrlEncode(await sha256(utf8(canonicalJson(orderCreateRequestCodec.encode(order)))));
+}
+
+function orderRecord(order: StoredOrder): Record<string, unknown> {
+  return orderRecordCodec.encode({
+    id: order.id,
+    referenceId: order.referenceId,
+    totalAmount: order.totalAmount,
+    status: order.status,
+  });
+}
+
+function replayOrConflict(existing: StoredOrder, fingerprint: string): MarketAnswer {
+  if (existing.requestFingerprint === fingerprint) return json(orderRecord(existing), 200);
+  throw new KitError(
+    'idempotency_conflict',
+    `An order with reference_id ${JSON.stringify(existing.referenceId)} already exists with different content; use a new reference_id`,
+    { extensions: { order_id: existing.id } },
+  );
+}
+
+export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
+  await authenticateClient(ctx);
+  const { store, service, limits } = ctx.deps;
+  const body = await readJsonBody(ctx.request, limits.maxBodyBytes);
+  const order = parseWire(orderCreateRequestSchema, body, 'Order create request');
+  const fingerprint = await requestFingerprint(order);
+  const existing = await store.findOrderByReferenceId(order.referenceId);
+  if (existing) return replayOrConflict(existing, fingerprint);
+  const created = await service.createOrder(
+    { referenceId: order.referenceId, totalAmount: order.totalAmount, orderLines: order.orderLines },
+    // Two concurrent creates of one order get one service order; other content gets its own key.
+    { idempotencyKey: `order-create:${order.referenceId}:${fingerprint}` },
+  );
+  const inserted = await store.insertOrder({
+    id: created.id,
+    referenceId: order.referenceId,
+    totalAmount: order.totalAmount,
+    orderLines: order.orderLines,
+    status: created.orderStatus,
+    requestFingerprint: fingerprint,
+  });
+  if (!inserted.created) return replayOrConflict(inserted.order, fingerprint);
+  return json(orderRecord(inserted.order), 201);
+}
+
+/** Applies the service's view of an order to the local record; returns the record afterwards. */
+async function reconcile(
+  ctx: RouteContext,
+  remote: ServiceOrder,
+  source: string,
+): Promise<StoredOrder | undefined> {
+  return ctx.deps.store.transaction(async (tx) => {
+    const local = await tx.getOrderForUpdate(remote.id);
+    if (!local) return undefined;
+    const result = transition(local.status, remote.orderStatus);
+    if (!result.changed) {
+      if (result.reason === 'not_forward') {
+        ctx.deps.logger.info(
+          { requestId: ctx.requestId, orderId: local.id, stored: local.status, service: remote.orderStatus },
+          'service reports an older status than the stored one; kept the stored status',
+        );
+      }
+      return local;
+    }
+    await tx.setOrderStatus({ orderId: local.id, from: local.status, to: result.status, source });
+    return (await tx.getOrderForUpdate(local.id)) ?? { ...local, status: result.status };
+  });
+}
+
+export async function getOrderStatus(ctx: RouteContext): Promise<MarketAnswer> {
+  await authenticateClient(ctx);
+  const id = ctx.params.id!;
+  const remote = await ctx.deps.service.getOrder(id, { signal: ctx.request.signal });
+  const local = await reconcile(ctx, remote, 'reconcile');
+  return json(
+    orderStatusInfoCodec.encode({
+      id: remote.id,
+      referenceId: remote.referenceId,
+      status: local?.status ?? remote.orderStatus,
+      totalAmount: remote.totalAmount,
+      updatedAt: (local?.updatedAt ?? new Date(ctx.deps.now())).toISOString(),
+    }),
+  );
+}
+
+async function loadOrder(
+  ctx: RouteContext,
+  allowed: readonly OrderStatus[],
+  action: string,
+): Promise<StoredOrder> {
+  const id = ctx.params.id!;
+  const order = await ctx.deps.store.findOrderById(id);
+  if (!order) throw new KitError('order_not_found', `No order ${JSON.stringify(id)} is known to this market`);
+  assertStatusIn(order.status, allowed, action);
+  return order;
+}
+
+function actionResult(order: StoredOrder | undefined, remote: ServiceOrder): MarketAnswer {
+  return json(
+    orderActionResultCodec.encode({ id: remote.id, status: order?.status ?? remote.orderStatus }),
+    202,
+  );
+}
+
+export async function cancelOrder(ctx: RouteContext): Promise<MarketAnswer> {
+  await authenticateClient(ctx);
+  // No body is defined for cancel; one that is sent must still be JSON and within the limit.
+  await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
+  const order = await loadOrder(ctx, ['APPROVED'], 'cancel');
+  const remote = await ctx.deps.service.cancelOrder(order.id, { idempotencyKey: `order-cancel:${order.id}` });
+  return actionResult(await reconcile(ctx, remote, 'cancel'), remote);
+}
+
+export async function disburseOrder(ctx: RouteContext): Promise<MarketAnswer> {
+  await authenticateClient(ctx);
+  const body = await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
+  const invoice =
+    body === undefined ? undefined : parseWire(disburseRequestCodec.schema, body, 'Disburse request').invoice;
+  const order = await loadOrder(ctx, ['APPROVED', 'DISBURSING'], 'disburse');
+  // One key per order: whatever retries happen, the provider pays this order at most once.
+  const remote = await ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
+    idempotencyKey: `order-disburse:${order.id}`,
+  });
+  return actionResult(await reconcile(ctx, remote, 'disburse'), remote);
+}

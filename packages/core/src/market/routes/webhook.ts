@@ -1,0 +1,134 @@
+/**
+ * `POST /webhook` (WIRE §4): verify the raw bytes (size, headers, algorithm, time window, then
+ * Ed25519 against the URL as registered, never the Host header) → parse the event → one store
+ * transaction in which the event ID is recorded, the order status moves forward and the market's
+ * `handleWebhook` runs. A failure anywhere in the transaction rolls all of it back and answers 500,
+ * so the service delivers again; a duplicate event ID is acknowledged without running anything.
+ */
+import { KitError } from '../../errors.js';
+import { EVENT_TYPES, isUnknownEvent, parseWebhookEvent, type WebhookEvent } from '../../models/events.js';
+import type { TransitionResult } from '../../models/status.js';
+import { transition } from '../../models/status.js';
+import { isWebhookVerificationError } from '../../signature/errors.js';
+import type { Keyring } from '../../signature/keyring.js';
+import { type VerifiedWebhook, verifyWebhook } from '../../signature/verify.js';
+import type { MarketAnswer } from '../answer.js';
+import { readBodyBytes } from '../body.js';
+import { bodyNotRawHelp } from '../body-hints.js';
+import { callHook, header, json, type RouteContext } from '../context.js';
+import type { MarketTransaction, StoredOrder } from '../store.js';
+
+const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
+
+async function verify(ctx: RouteContext, body: Uint8Array): Promise<VerifiedWebhook> {
+  const { deps, request } = ctx;
+  const attempt = (keys: Keyring) =>
+    verifyWebhook(
+      {
+        method: request.method,
+        url: deps.webhookUrl,
+        headers: { get: (name: string) => header(request, name) },
+        body,
+      },
+      {
+        keys,
+        now: deps.now(),
+        toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300,
+        maxBodyBytes: deps.limits.maxBodyBytes,
+      },
+    );
+  try {
+    const keys = deps.webhookKeys.current();
+    return await attempt(keys instanceof Promise ? await keys : keys);
+  } catch (error) {
+    if (!isWebhookVerificationError(error) || error.code !== 'signature_invalid') throw error;
+    // Perhaps the service rotated its key: fetch it again (rate-limited) and retry once.
+    const fresh = await deps.webhookKeys.refreshAfterFailure();
+    if (!fresh) throw error;
+    return attempt(fresh);
+  }
+}
+
+function orderIdOf(event: WebhookEvent): string | undefined {
+  return 'orderId' in event && typeof event.orderId === 'string' ? event.orderId : undefined;
+}
+
+interface Outcome {
+  duplicate: boolean;
+}
+
+async function apply(
+  ctx: RouteContext,
+  eventId: string,
+  event: WebhookEvent,
+  tx: MarketTransaction,
+): Promise<Outcome> {
+  const { deps, hookContext } = ctx;
+  if (!(await tx.markEventProcessed(eventId, event.type))) return { duplicate: true };
+  if (isUnknownEvent(event)) {
+    const handler = deps.onUnknownEvent;
+    if (handler) await callHook(ctx, 'onUnknownEvent', () => handler({ eventId, event, tx }, hookContext));
+    else
+      deps.logger.info(
+        { requestId: ctx.requestId, eventId, type: event.type },
+        'acknowledged a webhook of unknown type',
+      );
+    return { duplicate: false };
+  }
+  const orderId = orderIdOf(event);
+  let order: StoredOrder | undefined =
+    orderId === undefined ? undefined : await tx.getOrderForUpdate(orderId);
+  let result: TransitionResult | undefined;
+  if (order && event.type === EVENT_TYPES.orderStatusUpdated) {
+    result = transition(order.status, event.orderStatus);
+    if (result.changed) {
+      await tx.setOrderStatus({
+        orderId: order.id,
+        from: order.status,
+        to: result.status,
+        source: `webhook:${eventId}`,
+      });
+      order = (await tx.getOrderForUpdate(order.id)) ?? { ...order, status: result.status };
+    } else if (result.reason === 'not_forward') {
+      deps.logger.info(
+        {
+          requestId: ctx.requestId,
+          eventId,
+          orderId: order.id,
+          stored: order.status,
+          received: event.orderStatus,
+        },
+        'late or out-of-order status update acknowledged; stored status kept',
+      );
+    }
+  }
+  const statusNow = order?.status;
+  const notFinal = statusNow === undefined || READY_FROM.has(statusNow);
+  const readyForDisbursement =
+    notFinal &&
+    ((event.type === EVENT_TYPES.orderStatusUpdated && event.orderStatus === 'DISBURSING') ||
+      (event.type === EVENT_TYPES.disbursementRequirementUpdated && event.isFulfilled));
+  const handle = deps.hooks.handleWebhook;
+  if (handle) {
+    await callHook(ctx, 'handleWebhook', () =>
+      handle({ eventId, event, order, transition: result, readyForDisbursement, tx }, hookContext),
+    );
+  }
+  return { duplicate: false };
+}
+
+export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
+  const help = bodyNotRawHelp(ctx.request);
+  if (help !== undefined) {
+    await ctx.request.body?.cancel().catch(() => {});
+    throw new KitError(
+      'payload_not_raw',
+      `The webhook body reached the kit already parsed and re-serialized, so its signature cannot be checked. ${help}`,
+    );
+  }
+  const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
+  const verified = await verify(ctx, body);
+  const event = parseWebhookEvent(verified.body);
+  const outcome = await ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx));
+  return json(outcome.duplicate ? { received: true, duplicate: true } : { received: true });
+}

@@ -1,0 +1,175 @@
+/**
+ * A `Request` for an `IncomingMessage` that costs next to nothing until it is used. Building a real
+ * undici Request per call (URL parsing, header validation, an AbortSignal, a body stream) costs more
+ * than everything else the market does for a webhook except the Ed25519 check, so this object keeps
+ * the Node values and answers `method`, `url` and `signal` from them, single header lookups and the
+ * body bytes through the market's direct readers (body-hints.ts). Anything else (`headers`, `body`,
+ * `clone()`, `text()`, …) builds what it needs once, from the same values. @hono/node-server uses
+ * the same technique.
+ *
+ * It is `instanceof Request` and behaves as one for every property and method; the one thing it
+ * cannot be is the input of `new Request(...)` or `fetch(...)` (undici checks an internal brand):
+ * pass `request.clone()` there.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { READ_BODY, READ_HEADER } from '../market/body-hints.js';
+import { nodeBodyStream } from './body-stream.js';
+import { readNodeBody } from './read-body.js';
+
+export type NodeBody =
+  | { kind: 'none' }
+  | { kind: 'stream'; req: IncomingMessage; maxBytes: number }
+  | { kind: 'bytes'; bytes: Uint8Array | string };
+
+export interface NodeRequestInit {
+  method: string;
+  url: string;
+  /** Lower-case names. */
+  headers: [string, string][];
+  body: NodeBody;
+  /** An explicit signal; otherwise one is made on first use, aborted when `res` closes unfinished. */
+  signal?: AbortSignal | undefined;
+  res?: ServerResponse | undefined;
+}
+
+const STATE = Symbol('bnpl-kit.node-request');
+
+class State {
+  headersObject: Headers | undefined = undefined;
+  real: Request | undefined = undefined;
+  /** The bytes once read directly (a real Request built later is built from them). */
+  read: Uint8Array | undefined = undefined;
+  reading = false;
+  constructor(readonly init: NodeRequestInit) {}
+
+  get signal(): AbortSignal {
+    if (this.init.signal) return this.init.signal;
+    const controller = new AbortController();
+    const res = this.init.res;
+    if (res) {
+      // Made late: a client that is already gone aborts it at once.
+      if (res.closed && !res.writableFinished) controller.abort();
+      else res.once('close', () => res.writableFinished || controller.abort());
+    }
+    this.init.signal = controller.signal;
+    return controller.signal;
+  }
+}
+
+type NodeRequest = Request & { [STATE]: State };
+
+function state(request: Request): State {
+  return (request as NodeRequest)[STATE];
+}
+
+function materialize(request: Request): Request {
+  const s = state(request);
+  if (s.real) return s.real;
+  const { init } = s;
+  const options: RequestInit & { duplex?: 'half' } = {
+    method: init.method,
+    headers: init.headers,
+    signal: s.signal,
+  };
+  if (s.read !== undefined) options.body = s.read as BodyInit;
+  else if (init.body.kind === 'bytes') options.body = init.body.bytes as BodyInit;
+  else if (init.body.kind === 'stream') {
+    options.body = nodeBodyStream(init.body.req, init.body.maxBytes);
+    options.duplex = 'half';
+  }
+  s.real = new Request(init.url, options);
+  return s.real;
+}
+
+/** `Headers.get` semantics (repeated headers joined with ", ") without building a `Headers`. */
+function lookup(headers: [string, string][], name: string): string | null {
+  let found: string | null = null;
+  for (const [key, value] of headers) {
+    if (key !== name) continue;
+    found = found === null ? value : `${found}, ${value}`;
+  }
+  return found;
+}
+
+async function readDirectly(s: State, maxBytes: number): Promise<Uint8Array | undefined> {
+  // Once the real Request exists, its body stream owns the IncomingMessage.
+  if (s.real || s.reading) return undefined;
+  s.reading = true;
+  const body = s.init.body;
+  if (body.kind === 'none') s.read = new Uint8Array(0);
+  else if (body.kind === 'bytes')
+    s.read = typeof body.bytes === 'string' ? new TextEncoder().encode(body.bytes) : body.bytes;
+  else s.read = await readNodeBody(body.req, Math.min(maxBytes, body.maxBytes));
+  return s.read;
+}
+
+const ANSWERED_HERE = new Set<PropertyKey>(['constructor', 'method', 'url', 'headers', 'signal', 'bodyUsed']);
+const prototype: object = Object.create(Request.prototype);
+for (const key of Reflect.ownKeys(Request.prototype)) {
+  if (ANSWERED_HERE.has(key)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;
+  if (typeof descriptor.value === 'function') {
+    Object.defineProperty(prototype, key, {
+      value(this: Request, ...args: unknown[]) {
+        const real = materialize(this) as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
+        return real[key]!(...args);
+      },
+    });
+  } else if (descriptor.get) {
+    Object.defineProperty(prototype, key, {
+      get(this: Request) {
+        return (materialize(this) as unknown as Record<PropertyKey, unknown>)[key];
+      },
+    });
+  } else {
+    Object.defineProperty(prototype, key, descriptor);
+  }
+}
+Object.defineProperties(prototype, {
+  method: {
+    get(this: Request) {
+      return state(this).init.method;
+    },
+  },
+  url: {
+    get(this: Request) {
+      return state(this).init.url;
+    },
+  },
+  headers: {
+    get(this: Request) {
+      const s = state(this);
+      if (s.real) return s.real.headers;
+      s.headersObject ??= new Headers(s.init.headers);
+      return s.headersObject;
+    },
+  },
+  signal: {
+    get(this: Request) {
+      return state(this).signal;
+    },
+  },
+  bodyUsed: {
+    get(this: Request) {
+      const s = state(this);
+      return s.reading || (s.real?.bodyUsed ?? false);
+    },
+  },
+  [READ_HEADER]: {
+    value(this: Request, name: string): string | null {
+      const s = state(this);
+      return s.real ? s.real.headers.get(name) : lookup(s.init.headers, name.toLowerCase());
+    },
+  },
+  [READ_BODY]: {
+    value(this: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+      return readDirectly(state(this), maxBytes);
+    },
+  },
+});
+
+export function createNodeRequest(init: NodeRequestInit): Request {
+  const request = Object.create(prototype) as NodeRequest;
+  request[STATE] = new State(init);
+  return request;
+}
