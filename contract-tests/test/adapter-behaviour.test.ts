@@ -343,7 +343,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       expect(response.status).toBe(202);
       expect(await response.json()).toEqual({ id, status: 'CANCELED' });
       const call = sandbox.calls.list({ operation: 'revertOrder' }).find((c) => c.path.includes(id));
-      expect(call?.idempotencyKey).toBe(`order-cancel:${id}`);
+      expect(call?.idempotencyKey).toBe(`revert:${id}`);
     });
 
     it('redirects the browser to getBNPLCallback (302), 404 for an unknown order', async () => {

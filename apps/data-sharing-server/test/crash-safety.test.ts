@@ -118,7 +118,7 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     expect(sandbox.disbursements().filter((d) => d.orderId === orderId)).toHaveLength(1);
     const calls = sandbox.calls.list({ operation: 'disburseOrder' });
     expect(calls.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(calls.map((c) => c.idempotencyKey))).toEqual(new Set([`order-disburse:${orderId}`]));
+    expect(new Set(calls.map((c) => c.idempotencyKey))).toEqual(new Set([`disburse:${orderId}`]));
     // Logged just after the status change commits: wait for the line to come through stdout.
     const requested = await waitFor(() => second.logs.find((l) => l.msg === 'disbursement requested'), {
       what: 'the restarted worker to log the disbursement',

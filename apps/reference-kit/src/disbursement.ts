@@ -4,6 +4,7 @@
  * the service with one idempotency key per order, so a retry after a crash cannot pay twice.
  */
 import {
+  idempotencyKeys,
   isKitError,
   type KitError,
   type MarketLogger,
@@ -20,7 +21,7 @@ export interface DisbursePayload {
 }
 
 /** Same key as the kit's `POST /orders/:id/disburse`: a manual call and the job cannot both pay. */
-export const disburseIdempotencyKey = (orderId: string) => `order-disburse:${orderId}`;
+export const disburseIdempotencyKey = idempotencyKeys.disburseOrder;
 
 export function enqueueDisbursement(tx: StoreTransaction, orderId: string) {
   return tx.enqueueJob<DisbursePayload>({

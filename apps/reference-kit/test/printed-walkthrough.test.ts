@@ -24,7 +24,7 @@ const EXPECTED: Record<IntegrationMode, RegExp[]> = {
     /loyalty-gold-pay-in-6 rank 1/,
     /\{"credify_id":"crf_\S+"\}/,
     /stored status of ord_\S+: PAID/,
-    /"idempotency_key":"order-disburse:ord_/,
+    /"idempotency_key":"disburse:ord_/,
     /"status":"CANCELED"/,
   ],
 };

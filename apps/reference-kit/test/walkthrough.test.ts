@@ -104,7 +104,7 @@ async function dataSharingFlow(server: TestServer): Promise<string[]> {
   await market.waitForStatus(orderId, 'PAID');
   const disbursements = await sandbox.disbursements(orderId);
   expect(disbursements).toHaveLength(1);
-  expect(disbursements[0]).toMatchObject({ source: 'api', idempotency_key: `order-disburse:${orderId}` });
+  expect(disbursements[0]).toMatchObject({ source: 'api', idempotency_key: `disburse:${orderId}` });
   const job = await server.store.findJobByDedupeKey(`disburse:${orderId}`);
   expect(job).toMatchObject({ status: 'done', attempts: 1 });
   await waitFor(async () => (await sandbox.deliveries(orderId)).every((d) => d.status === 'delivered'), {

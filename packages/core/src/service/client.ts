@@ -4,11 +4,13 @@
  * is validated and decoded with it. Token handling, timeouts, retries and idempotency keys live here
  * once, so market code only sees models and `KitError`s.
  */
+
 import { KitError } from '../errors.js';
 import { isSecret, type Secret } from '../models/secret.js';
 import { issuesOf } from '../models/wire.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
+import { idempotencyKeys } from './idempotency.js';
 import { defaultSleep, type RetryPolicy, withRetries } from './retry.js';
 import {
   API_KEY_HEADER,
@@ -55,7 +57,7 @@ interface CallInput {
   options?: CallOptions;
 }
 
-/** `disburse:<orderId>` and friends: the same logical request always carries the same key. */
+/** Pushing the same tokens again is the same request; new tokens are a new one. */
 async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Promise<string> {
   const digest = base64UrlEncode(await sha256(utf8(tokens.join('\n'))));
   return `push-claims:${credifyId}:${digest.slice(0, 22)}`;
@@ -157,7 +159,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async createOrder(order, options) {
       return (await call('createOrder', {
         body: order,
-        idempotencyKey: `create-order:${order.referenceId}`,
+        idempotencyKey: idempotencyKeys.createOrder(order.referenceId),
         ...(options && { options }),
       })) as ServiceOrder;
     },
@@ -168,7 +170,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return (await call('revertOrder', {
         params: { id },
         body: {},
-        idempotencyKey: `revert:${id}`,
+        idempotencyKey: idempotencyKeys.revertOrder(id),
         ...(options && { options }),
       })) as ServiceOrder;
     },
@@ -176,7 +178,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return (await call('disburseOrder', {
         params: { id },
         body: input,
-        idempotencyKey: `disburse:${id}`,
+        idempotencyKey: idempotencyKeys.disburseOrder(id),
         ...(options && { options }),
       })) as ServiceOrder;
     },

@@ -3,6 +3,7 @@
  * The local record follows the service: every answer from the service is reconciled into it with
  * the forward-only `transition`, inside a store transaction that locks the order row.
  */
+
 import { canonicalJson } from '../../claims/canonical.js';
 import { KitError } from '../../errors.js';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../../models/order.js';
 import { assertStatusIn, type OrderStatus, transition } from '../../models/status.js';
 import { parseWire } from '../../models/wire.js';
+import { idempotencyKeys } from '../../service/idempotency.js';
 import type { ServiceOrder } from '../../service/types.js';
 import { base64UrlEncode, utf8 } from '../../util/base64url.js';
 import { sha256 } from '../../util/bytes.js';
@@ -57,8 +59,9 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
   if (existing) return replayOrConflict(existing, fingerprint);
   const created = await service.createOrder(
     { referenceId: order.referenceId, totalAmount: order.totalAmount, orderLines: order.orderLines },
-    // Two concurrent creates of one order get one service order; other content gets its own key.
-    { idempotencyKey: `order-create:${order.referenceId}:${fingerprint}` },
+    // Two concurrent creates of one order get one service order; the service refuses the same key
+    // with other content, which the local fingerprint check above already answers with 409.
+    { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
   );
   const inserted = await store.insertOrder({
     id: created.id,
@@ -136,7 +139,9 @@ export async function cancelOrder(ctx: RouteContext): Promise<MarketAnswer> {
   // No body is defined for cancel; one that is sent must still be JSON and within the limit.
   await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
   const order = await loadOrder(ctx, ['APPROVED'], 'cancel');
-  const remote = await ctx.deps.service.cancelOrder(order.id, { idempotencyKey: `order-cancel:${order.id}` });
+  const remote = await ctx.deps.service.cancelOrder(order.id, {
+    idempotencyKey: idempotencyKeys.revertOrder(order.id),
+  });
   return actionResult(await reconcile(ctx, remote, 'cancel'), remote);
 }
 
@@ -148,7 +153,7 @@ export async function disburseOrder(ctx: RouteContext): Promise<MarketAnswer> {
   const order = await loadOrder(ctx, ['APPROVED', 'DISBURSING'], 'disburse');
   // One key per order: whatever retries happen, the provider pays this order at most once.
   const remote = await ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
-    idempotencyKey: `order-disburse:${order.id}`,
+    idempotencyKey: idempotencyKeys.disburseOrder(order.id),
   });
   return actionResult(await reconcile(ctx, remote, 'disburse'), remote);
 }

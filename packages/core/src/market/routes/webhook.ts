@@ -88,7 +88,8 @@ async function apply(
         to: result.status,
         source: `webhook:${eventId}`,
       });
-      order = (await tx.getOrderForUpdate(order.id)) ?? { ...order, status: result.status };
+      // The row is locked by this transaction, so the new state is known without reading it back.
+      order = { ...order, status: result.status, updatedAt: new Date(deps.now()) };
     } else if (result.reason === 'not_forward') {
       deps.logger.info(
         {
