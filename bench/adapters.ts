@@ -4,18 +4,26 @@
  * adapter side does everything the kit does per webhook: routing, request ID, verification, event
  * parsing, one store transaction (dedupe + order lookup) and the `handleWebhook` hook.
  *
- * Fairness: the server runs in a child process (its own core) and autocannon in this one; every
- * measurement gets a fresh child, the same warm-up, the same pre-signed requests and the same key.
+ * Fairness: the server runs in a child process pinned to its own core (Linux `taskset`, with its
+ * Web Crypto threads; BENCH_PIN=0 leaves scheduling to the OS) and autocannon in this one, on the
+ * other core; every measurement gets a fresh child, the same warm-up, the same pre-signed requests
+ * and the same key.
  * Each request carries a unique event ID (a pool signed up front, larger than any run sends), so the
  * adapter never takes the cheaper duplicate path; its store is the in-memory one, whose dedupe is a
  * Map lookup, so the numbers measure the adapter and the kit, not a database. Runs are bounded
  * (warm-up + measured seconds) and interleaved (bare, adapter / adapter, bare …); the ratio is the
- * median of the per-round paired ratios.
+ * median of the per-round paired ratios, of requests per second and of server CPU time per request
+ * (the steadier of the two on a machine shared with other work).
+ *
+ * Environment: BENCH_FRAMEWORKS=koa,hono, BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_POOL, BENCH_PIN.
+ * To see where a side spends its time, see profile-adapters.ts.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   createKeyring,
@@ -31,9 +39,9 @@ import autocannon from 'autocannon';
 import { type BenchModule, formatRate, median, printTable } from './harness.js';
 
 const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
-type Framework = (typeof FRAMEWORKS)[number];
+export type Framework = (typeof FRAMEWORKS)[number];
 const SELECTED = FRAMEWORKS.filter((f) => (process.env.BENCH_FRAMEWORKS ?? f).split(',').includes(f));
-type Kind = 'bare' | 'adapter';
+export type Kind = 'bare' | 'adapter';
 
 const PUBLIC_BASE = 'https://market.example.com';
 const PATH = '/v1/webhook';
@@ -137,6 +145,21 @@ async function serve(framework: Framework, kind: Kind, publicKey: string): Promi
   return serveHono({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
 }
 
+/**
+ * CPU time of the main (JavaScript) thread alone, where everything the kit adds runs; the rest of
+ * the process's CPU is Web Crypto and GC threads. Linux only (/proc, 10 ms ticks), else undefined.
+ */
+function mainThreadCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
 async function childMain(): Promise<void> {
   const [, , , framework, kind, publicKey] = process.argv;
   const server = await serve(framework as Framework, kind as Kind, publicKey!);
@@ -144,11 +167,18 @@ async function childMain(): Promise<void> {
   // CPU time per request is the measure the noise of a shared machine cannot fake: the parent
   // marks the start of the measured window and asks for the CPU used since.
   let mark = process.cpuUsage();
+  let mainMark = mainThreadCpuMicros();
   process.on('message', (message: string) => {
-    if (message === 'mark') mark = process.cpuUsage();
-    else if (message === 'report') {
+    if (message === 'mark') {
+      mark = process.cpuUsage();
+      mainMark = mainThreadCpuMicros();
+    } else if (message === 'report') {
       const used = process.cpuUsage(mark);
-      process.send?.({ cpuMicros: used.user + used.system });
+      const main = mainThreadCpuMicros();
+      process.send?.({
+        cpuMicros: used.user + used.system,
+        mainCpuMicros: main === undefined || mainMark === undefined ? undefined : main - mainMark,
+      });
     }
   });
   process.send?.({ port: (server.address() as AddressInfo).port });
@@ -156,12 +186,12 @@ async function childMain(): Promise<void> {
 
 // ---------------------------------------------------------------- load side (this process)
 
-interface SignedRequest {
+export interface SignedRequest {
   headers: Record<string, string>;
   body: Buffer;
 }
 
-async function signPool(seed: Uint8Array): Promise<SignedRequest[]> {
+export async function signPool(seed: Uint8Array): Promise<SignedRequest[]> {
   // Valid from now - 60 s to now + 540 s: the whole benchmark fits in the ±300 s window.
   const timestamp = new Date(Date.now() + 240_000);
   const pool: SignedRequest[] = new Array(POOL_SIZE);
@@ -197,9 +227,11 @@ interface Run {
   bad: number;
   /** Server CPU (all threads) per request during the measured window. */
   cpuMicrosPerRequest: number;
+  /** The main thread's share of it, where available. */
+  mainCpuMicrosPerRequest: number | undefined;
 }
 
-async function load(port: number, pool: SignedRequest[], seconds: number): Promise<Run> {
+export async function load(port: number, pool: SignedRequest[], seconds: number): Promise<Run> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -222,7 +254,36 @@ async function load(port: number, pool: SignedRequest[], seconds: number): Promi
     requests: result.requests.total,
     bad: result.non2xx + result.errors + result.timeouts,
     cpuMicrosPerRequest: 0,
+    mainCpuMicrosPerRequest: undefined,
   };
+}
+
+/**
+ * Server and load generator on separate cores (Linux `taskset`): the server gets one core to
+ * itself (its Web Crypto threads included), autocannon the other. Without it both sides would
+ * fight over every core and the numbers would mostly measure the scheduler. BENCH_PIN=0 turns it off.
+ */
+const SERVER_CPU = '1';
+const LOAD_CPU = '0';
+let pinned = false;
+
+function pinLoadGenerator(): boolean {
+  pinned = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && pin(process.pid, LOAD_CPU);
+  return pinned;
+}
+
+function unpinLoadGenerator(): void {
+  if (pinned) pin(process.pid, `0-${availableParallelism() - 1}`);
+  pinned = false;
+}
+
+function pin(pid: number, cpu: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function measure(
@@ -236,51 +297,79 @@ async function measure(
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
+    // Pinned before it imports anything, so its libuv threads (where Web Crypto verifies) inherit
+    // the core too: the load generator then never takes CPU from the server it measures.
+    if (pinned) pin(child.pid!, SERVER_CPU);
     const [message] = (await once(child, 'message')) as [{ port: number }];
     // Warm-up uses the tail of the pool, the measurement the head: no ID is sent twice to one child.
     await load(message.port, pool.slice(pool.length / 2), WARMUP_S);
     child.send('mark');
     const measured = await load(message.port, pool.slice(0, pool.length / 2), DURATION_S);
     child.send('report');
-    const [report] = (await once(child, 'message')) as [{ cpuMicros: number }];
-    return { ...measured, cpuMicrosPerRequest: report.cpuMicros / Math.max(1, measured.requests) };
+    const [report] = (await once(child, 'message')) as [{ cpuMicros: number; mainCpuMicros?: number }];
+    const perRequest = (micros: number) => micros / Math.max(1, measured.requests);
+    return {
+      ...measured,
+      cpuMicrosPerRequest: perRequest(report.cpuMicros),
+      mainCpuMicrosPerRequest:
+        report.mainCpuMicros === undefined ? undefined : perRequest(report.mainCpuMicros),
+    };
   } finally {
     child.kill();
     await once(child, 'exit');
   }
 }
 
+/** Interleaved rounds of one framework's two sides, summarised as one table row. */
+async function compare(framework: Framework, publicKey: string, pool: SignedRequest[]) {
+  const runs: Record<Kind, Run[]> = { bare: [], adapter: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Kind[] = round % 2 === 0 ? ['bare', 'adapter'] : ['adapter', 'bare'];
+    for (const kind of order) runs[kind].push(await measure(framework, kind, publicKey, pool));
+  }
+  const all = [...runs.bare, ...runs.adapter];
+  const bad = all.reduce((n, r) => n + r.bad, 0);
+  const wrapped = all.some((r) => r.requests > pool.length / 2);
+  const ratio = median(runs.adapter.map((r, i) => r.rps / runs.bare[i]!.rps));
+  // The same ratio from server CPU time per request (what throughput is when the server's core is
+  // the bottleneck), which a busy neighbour on the machine disturbs much less.
+  const cpuRatio = median(
+    runs.adapter.map((r, i) => runs.bare[i]!.cpuMicrosPerRequest / r.cpuMicrosPerRequest),
+  );
+  const both = (pick: (r: Run) => number, format = (n: number) => String(Math.round(n))) =>
+    `${format(median(runs.bare.map(pick)))}/${format(median(runs.adapter.map(pick)))}`;
+  return {
+    framework,
+    'bare req/s': formatRate(median(runs.bare.map((r) => r.rps))),
+    'adapter req/s': formatRate(median(runs.adapter.map((r) => r.rps))),
+    ratio: `${(ratio * 100).toFixed(1)} %`,
+    'goal ≥ 85 %': ratio >= 0.85 ? 'yes' : 'NO',
+    'CPU ratio': `${(cpuRatio * 100).toFixed(1)} %`,
+    'CPU µs/req bare/adapter': both((r) => r.cpuMicrosPerRequest),
+    'main thread µs/req': all.some((r) => r.mainCpuMicrosPerRequest === undefined)
+      ? 'n/a'
+      : both((r) => r.mainCpuMicrosPerRequest!),
+    'p99 ms bare/adapter': both((r) => r.p99, String),
+    notes: [bad > 0 ? `${bad} non-2xx/errors` : '', wrapped ? 'pool wrapped: raise BENCH_POOL' : '']
+      .filter(Boolean)
+      .join('; '),
+  };
+}
+
 async function run(): Promise<void> {
   const keys = await generateKeyPair();
-  console.log(
-    `Signing ${POOL_SIZE.toLocaleString('en-US')} webhooks (unique event IDs); ${ROUNDS} rounds × ${WARMUP_S}+${DURATION_S} s per side, ${CONNECTIONS} connections, server in a child process.`,
-  );
-  const pool = await signPool(keys.seed);
-  const rows: Record<string, string>[] = [];
-  for (const framework of SELECTED) {
-    const runs: Record<Kind, Run[]> = { bare: [], adapter: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      const order: Kind[] = round % 2 === 0 ? ['bare', 'adapter'] : ['adapter', 'bare'];
-      for (const kind of order) runs[kind].push(await measure(framework, kind, keys.publicKey, pool));
-    }
-    const all = [...runs.bare, ...runs.adapter];
-    const bad = all.reduce((n, r) => n + r.bad, 0);
-    const wrapped = all.some((r) => r.requests > pool.length / 2);
-    const ratio = median(runs.adapter.map((r, i) => r.rps / runs.bare[i]!.rps));
-    rows.push({
-      framework,
-      'bare req/s': formatRate(median(runs.bare.map((r) => r.rps))),
-      'adapter req/s': formatRate(median(runs.adapter.map((r) => r.rps))),
-      ratio: `${(ratio * 100).toFixed(1)} %`,
-      'goal ≥ 85 %': ratio >= 0.85 ? 'yes' : 'NO',
-      'CPU µs/req bare/adapter': `${Math.round(median(runs.bare.map((r) => r.cpuMicrosPerRequest)))}/${Math.round(median(runs.adapter.map((r) => r.cpuMicrosPerRequest)))}`,
-      'p99 ms bare/adapter': `${median(runs.bare.map((r) => r.p99))}/${median(runs.adapter.map((r) => r.p99))}`,
-      notes: [bad > 0 ? `${bad} non-2xx/errors` : '', wrapped ? 'pool wrapped: raise BENCH_POOL' : '']
-        .filter(Boolean)
-        .join('; '),
-    });
+  const pinnedNow = pinLoadGenerator();
+  try {
+    console.log(
+      `Signing ${POOL_SIZE.toLocaleString('en-US')} webhooks (unique event IDs); ${ROUNDS} rounds × ${WARMUP_S}+${DURATION_S} s per side, ${CONNECTIONS} connections, server in a child process${pinnedNow ? ` pinned to CPU ${SERVER_CPU} (load generator on CPU ${LOAD_CPU})` : ''}.`,
+    );
+    const pool = await signPool(keys.seed);
+    const rows: Record<string, string>[] = [];
+    for (const framework of SELECTED) rows.push(await compare(framework, keys.publicKey, pool));
+    printTable(rows);
+  } finally {
+    unpinLoadGenerator();
   }
-  printTable(rows);
 }
 
 const bench: BenchModule = {

@@ -6,7 +6,7 @@
  */
 import { type Market, markBodyNotRaw } from '@bnpl-kit/core';
 import { type Context, Hono } from 'hono';
-import { basePath } from 'hono/route';
+import { basePath, baseRoutePath } from 'hono/route';
 
 export const frameworkName = 'hono';
 
@@ -15,10 +15,19 @@ export const RAW_BODY_HELP =
   'Hono: mount createBnplRouter(market) before middleware that parses the body, ' +
   'or read it with c.req.text()/c.req.arrayBuffer() there (Hono then keeps the raw bytes).';
 
+/** Where `app.route()` mounted us, without a trailing slash. */
+function mountedAt(c: Context): string {
+  // What `basePath` returns unless the mount path has parameters (`/:tenant`), which only it
+  // resolves; it also caches per request in a WeakMap, which costs more than this whole lookup.
+  const registered = baseRoutePath(c);
+  return (/[:*]/.test(registered) ? basePath(c) : registered).replace(/\/+$/, '');
+}
+
 /** The raw request; if a middleware already read the body, rebuilt from what Hono cached. */
 async function rawRequest(c: Context): Promise<Request> {
   const raw = c.req.raw;
-  if (!raw.bodyUsed) return raw;
+  // GET and HEAD have no body (and asking @hono/node-server's lazy Request builds a real one).
+  if (raw.method === 'GET' || raw.method === 'HEAD' || !raw.bodyUsed) return raw;
   const cache = c.req.bodyCache;
   const kept = cache.arrayBuffer ?? cache.blob ?? cache.text;
   const body = kept ? await kept : cache.json ? JSON.stringify(await cache.json) : null;
@@ -34,10 +43,10 @@ async function rawRequest(c: Context): Promise<Request> {
 export function createBnplRouter(market: Market): Hono {
   const app = new Hono();
   app.all('*', async (c, next) => {
-    // Where `app.route()` mounted us; the market routes on the path below it.
-    const mountedAt = basePath(c).replace(/\/+$/, '');
-    if (!market.ownsPath(c.req.path.slice(mountedAt.length) || '/')) return next();
-    return market.handle(await rawRequest(c), { basePath: mountedAt });
+    // The market routes on the path below where it is mounted.
+    const base = mountedAt(c);
+    if (!market.ownsPath(c.req.path.slice(base.length) || '/')) return next();
+    return market.handle(await rawRequest(c), { basePath: base });
   });
   return app;
 }

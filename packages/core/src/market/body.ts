@@ -22,20 +22,23 @@ function isTooLarge(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'payload_too_large';
 }
 
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+export function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const direct = readBodyDirectly(request, maxBytes);
-  if (direct) {
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await direct;
-    } catch (error) {
+  if (!direct) return readBodyStream(request, maxBytes);
+  // A promise chain, not an `async` function: the direct read is every webhook's path.
+  return direct.then(
+    (bytes) => bytes ?? readBodyStream(request, maxBytes),
+    (error: unknown) => {
       if (isTooLarge(error)) throw tooLarge(maxBytes);
       throw new KitError('validation_failed', 'The request body ended before it was complete', {
         cause: error,
       });
-    }
-    if (bytes !== undefined) return bytes;
-  }
+    },
+  );
+}
+
+/** The body through the Request's own stream, counting bytes as they arrive. */
+async function readBodyStream(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = header(request, 'content-length');
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => {});

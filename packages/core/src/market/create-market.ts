@@ -14,10 +14,10 @@ import {
   type HookFailure as HookFailureType,
   header,
   type MarketDeps,
+  RequestHookContext,
   type RouteContext,
   type RouteHandler,
 } from './context.js';
-import type { HookContext } from './hooks.js';
 import { consoleLogger, type MarketLogger } from './logger.js';
 import {
   type CreateMarketOptions,
@@ -136,14 +136,14 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
   const routes = routesFor(paths, dataSharing, config.mode === 'sandbox');
   const router = new Router(routes, paths.prefix);
 
-  async function respond(request: Request, handleOptions: HandleOptions = {}): Promise<MarketAnswer> {
+  async function respond(request: Request, handleOptions?: HandleOptions): Promise<MarketAnswer> {
     const requestId = requestIdOf(request);
     let pathname = '/';
     let route: string | undefined;
     let answer: MarketAnswer;
     try {
       pathname = new URL(request.url).pathname;
-      const base = handleOptions.basePath?.replace(/\/+$/, '') ?? '';
+      const base = handleOptions?.basePath?.replace(/\/+$/, '') ?? '';
       if (base !== '') pathname = pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : '/';
       const match = router.match(request.method, pathname);
       if (match.kind === 'none') throw new KitError('not_found', `No endpoint at ${pathname}`);
@@ -154,15 +154,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
         });
       }
       route = match.route.name;
-      const hookContext: HookContext = {
-        requestId,
-        request,
-        logger,
-        // A getter: most requests never look at it, and a Request may build its signal lazily.
-        get signal() {
-          return request.signal;
-        },
-      };
+      const hookContext = new RequestHookContext(requestId, request, logger);
       const ctx: RouteContext = {
         request,
         params: match.params,

@@ -30,12 +30,15 @@ interface Committed {
   now: () => Date;
 }
 
-/** One open transaction: reads see its own writes; writes reach `Committed` only on commit. */
+/**
+ * One open transaction: reads see its own writes; writes reach `Committed` only on commit. The
+ * write buffers are made on first write (a webhook for an unknown order only records its event).
+ */
 class MemoryTransaction implements MarketTransaction {
   readonly #db: Committed;
-  readonly #statusWrites = new Map<string, { status: OrderStatus; updatedAt: Date }>();
-  readonly #eventWrites = new Map<string, string>();
-  readonly #changeWrites: StatusChange[] = [];
+  #statusWrites: Map<string, { status: OrderStatus; updatedAt: Date }> | undefined;
+  #eventWrites: Map<string, string> | undefined;
+  #changeWrites: StatusChange[] | undefined;
   #open = true;
 
   constructor(db: Committed) {
@@ -49,37 +52,51 @@ class MemoryTransaction implements MarketTransaction {
   #read(id: string): StoredOrder | undefined {
     const order = this.#db.orders.get(id);
     if (!order) return undefined;
-    const write = this.#statusWrites.get(id);
+    const write = this.#statusWrites?.get(id);
     return write ? { ...copy(order), ...write } : copy(order);
   }
 
-  async getOrderForUpdate(id: string): Promise<StoredOrder | undefined> {
-    this.#guard();
-    return this.#read(id);
+  // The two calls of every webhook answer without an `async` frame; failures still reject.
+  getOrderForUpdate(id: string): Promise<StoredOrder | undefined> {
+    try {
+      this.#guard();
+      return Promise.resolve(this.#read(id));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async setOrderStatus(change: StatusChange): Promise<void> {
     this.#guard();
     if (!this.#read(change.orderId)) throw new Error(`No order ${change.orderId}`);
+    this.#statusWrites ??= new Map();
     this.#statusWrites.set(change.orderId, { status: change.to, updatedAt: this.#db.now() });
+    this.#changeWrites ??= [];
     this.#changeWrites.push({ ...change });
   }
 
-  async markEventProcessed(eventId: string, eventType: string): Promise<boolean> {
-    this.#guard();
-    if (this.#db.events.has(eventId) || this.#eventWrites.has(eventId)) return false;
+  markEventProcessed(eventId: string, eventType: string): Promise<boolean> {
+    try {
+      this.#guard();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.#db.events.has(eventId) || this.#eventWrites?.has(eventId)) return Promise.resolve(false);
+    this.#eventWrites ??= new Map();
     this.#eventWrites.set(eventId, eventType);
-    return true;
+    return Promise.resolve(true);
   }
 
   commit(): void {
     const db = this.#db;
-    for (const [id, write] of this.#statusWrites) {
-      const order = db.orders.get(id);
-      if (order) db.orders.set(id, { ...order, ...write });
+    if (this.#statusWrites) {
+      for (const [id, write] of this.#statusWrites) {
+        const order = db.orders.get(id);
+        if (order) db.orders.set(id, { ...order, ...write });
+      }
     }
-    for (const [id, type] of this.#eventWrites) db.events.set(id, type);
-    db.changes.push(...this.#changeWrites);
+    if (this.#eventWrites) for (const [id, type] of this.#eventWrites) db.events.set(id, type);
+    if (this.#changeWrites) db.changes.push(...this.#changeWrites);
   }
 
   close(): void {
@@ -101,15 +118,36 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     else busy = false;
   };
 
-  async function run<T>(work: (tx: MarketTransaction) => Promise<T>): Promise<T> {
+  /** Runs `work` holding the mutex; a promise chain, not an `async` frame: every webhook runs one. */
+  function exclusively<T>(work: (tx: MarketTransaction) => Promise<T>): Promise<T> {
     const tx = new MemoryTransaction(db);
+    let pending: Promise<T>;
     try {
-      const result = await work(tx);
-      tx.commit();
-      return result;
-    } finally {
-      tx.close();
+      pending = Promise.resolve(work(tx));
+    } catch (error) {
+      end(tx);
+      return Promise.reject(error);
     }
+    return pending.then(
+      (result) => {
+        try {
+          tx.commit();
+        } finally {
+          end(tx);
+        }
+        return result;
+      },
+      (error: unknown) => {
+        end(tx);
+        throw error;
+      },
+    );
+  }
+
+  /** The next transaction starts whatever the outcome of this one. */
+  function end(tx: MemoryTransaction): void {
+    tx.close();
+    release();
   }
 
   return {
@@ -133,15 +171,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       byReference.set(order.referenceId, order.id);
       return { order: copy(order), created: true };
     },
-    async transaction<T>(work: (tx: MarketTransaction) => Promise<T>): Promise<T> {
-      if (busy) await new Promise<void>((resolve) => waiting.push(resolve));
-      else busy = true;
-      try {
-        return await run(work);
-      } finally {
-        // The next transaction starts whatever the outcome of this one.
-        release();
+    transaction<T>(work: (tx: MarketTransaction) => Promise<T>): Promise<T> {
+      if (!busy) {
+        busy = true;
+        return exclusively(work);
       }
+      return new Promise<void>((resolve) => waiting.push(resolve)).then(() => exclusively(work));
     },
     orders: () => [...orders.values()].map(copy),
     processedEvents: () => [...events].map(([eventId, eventType]) => ({ eventId, eventType })),

@@ -31,6 +31,8 @@ export class Router<H> {
   readonly #static = new Map<string, Route<H>[]>();
   readonly #patterns: Pattern<H>[] = [];
   readonly #prefix: string;
+  /** Static paths served by exactly one route, with their (frozen, parameterless) match. */
+  readonly #staticMatches = new Map<string, Extract<RouteMatch<H>, { kind: 'found' }>>();
 
   constructor(routes: readonly Route<H>[], prefix: string) {
     this.#prefix = prefix;
@@ -46,6 +48,11 @@ export class Router<H> {
       if (same) same.routes.push(route);
       else this.#patterns.push({ segments, routes: [route] });
     }
+    for (const [path, list] of this.#static) {
+      if (list.length !== 1) continue;
+      const match = { kind: 'found', route: list[0]!, params: Object.freeze({}) } as const;
+      this.#staticMatches.set(path, Object.freeze(match));
+    }
   }
 
   /** Whether a path belongs to the kit: under the prefix, or one of its routes. */
@@ -56,6 +63,9 @@ export class Router<H> {
   }
 
   match(method: string, pathname: string): RouteMatch<H> {
+    // The hot path (a webhook): a static path served by one route, answered without allocating.
+    const only = this.#staticMatches.get(pathname);
+    if (only?.route.method === method) return only;
     const found = this.#find(pathname);
     if (found.length === 0) return { kind: 'none' };
     const hit = found.find((f) => f.route.method === method);

@@ -25,25 +25,45 @@ function run(handler: HandlerLike, request: Request): Promise<Response | MarketA
 }
 
 /** Resolves with the status sent (0 when the client was gone before anything was written). */
-export async function handleNodeRequest(
+export function handleNodeRequest(
   handler: HandlerLike,
   req: IncomingMessage,
   res: ServerResponse,
   options: NodeHandlerOptions = {},
 ): Promise<number> {
-  let result: Response | MarketAnswer;
+  // A promise chain rather than `async`: one frame fewer on every request.
+  let pending: Promise<Response | MarketAnswer> | Response;
   try {
-    const request = toRequest(req, { ...options, res });
-    result = await run(handler, request);
+    pending = run(handler, toRequest(req, { ...options, res }));
   } catch (error) {
-    result = problemAnswer(error);
+    pending = Promise.reject(error);
+  }
+  return Promise.resolve(pending).then(
+    (result) => send(res, result),
+    (error: unknown) => send(res, problemAnswer(error)),
+  );
+}
+
+/** Writes the result; never throws (a failure mid-write can only abort the connection). */
+function send(res: ServerResponse, result: Response | MarketAnswer): Promise<number> | number {
+  if (result instanceof Response) {
+    return sendResponse(res, result).then(
+      () => statusSent(res, result),
+      () => {
+        res.destroy();
+        return statusSent(res, result);
+      },
+    );
   }
   try {
-    if (result instanceof Response) await sendResponse(res, result);
-    else sendAnswer(res, result);
+    sendAnswer(res, result);
   } catch {
     res.destroy();
   }
+  return statusSent(res, result);
+}
+
+function statusSent(res: ServerResponse, result: { status: number }): number {
   return res.headersSent ? result.status : 0;
 }
 

@@ -17,30 +17,36 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ui
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
+    // Listeners are inline and `on`, not `once`: each fires at most once that matters (`settled`
+    // guards the rest), and a `once` wrapper or a named closure per listener costs on every request.
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
       if (settled) {
         if (size > maxBytes * DISCARD_FACTOR) req.destroy();
         return;
       }
-      if (size > maxBytes) fail(tooLarge(maxBytes));
-      else chunks.push(chunk);
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      settled = true;
+      reject(tooLarge(maxBytes));
     });
-    req.once('end', () => {
+    req.on('end', () => {
       if (settled) return;
       settled = true;
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       resolve(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     });
-    req.once('error', fail);
-    req.once('close', () => {
-      if (!req.readableEnded)
-        fail(new DOMException('The client disconnected before sending the whole body', 'AbortError'));
+    req.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+    req.on('close', () => {
+      if (settled || req.readableEnded) return;
+      settled = true;
+      reject(new DOMException('The client disconnected before sending the whole body', 'AbortError'));
     });
   });
 }

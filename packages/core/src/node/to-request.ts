@@ -37,18 +37,6 @@ export interface ToRequestOptions {
   consumed?: ConsumedBody;
 }
 
-// Connection-level headers describe this hop, not the request; Request would refuse some anyway.
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'http2-settings',
-]);
-
 const DEFAULT_HELP =
   'Mount the bnpl-kit handler before any body parser, or make the parser keep the raw bytes in req.rawBody.';
 
@@ -65,18 +53,6 @@ function originOf(req: IncomingMessage, baseUrl: string | undefined): string {
   // malformed one must not make URL parsing throw.
   if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) return `${secure ? 'https' : 'http'}://${host}`;
   return 'http://localhost';
-}
-
-function headersOf(req: IncomingMessage, keepLength: boolean): [string, string][] {
-  const out: [string, string][] = [];
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || name.startsWith(':')) continue;
-    if (name === 'content-length' && !keepLength) continue;
-    out.push([name, raw[i + 1]!]);
-  }
-  return out;
 }
 
 function replacementBody(consumed: ConsumedBody | undefined): {
@@ -104,7 +80,7 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
     return createNodeRequest({
       method,
       url,
-      headers: headersOf(req, true),
+      headers: { raw: req.rawHeaders, keepLength: true },
       signal,
       res,
       body: { kind: 'none' },
@@ -114,7 +90,7 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
     return createNodeRequest({
       method,
       url,
-      headers: headersOf(req, true),
+      headers: { raw: req.rawHeaders, keepLength: true },
       signal,
       res,
       body: { kind: 'stream', req, maxBytes },
@@ -123,6 +99,13 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
   const replacement = replacementBody(options.consumed);
   const body: NodeBody =
     replacement.body === null ? { kind: 'none' } : { kind: 'bytes', bytes: replacement.body };
-  const request = createNodeRequest({ method, url, headers: headersOf(req, false), signal, res, body });
+  const request = createNodeRequest({
+    method,
+    url,
+    headers: { raw: req.rawHeaders, keepLength: false },
+    signal,
+    res,
+    body,
+  });
   return replacement.raw ? request : markBodyNotRaw(request, options.consumed?.help ?? DEFAULT_HELP);
 }

@@ -15,38 +15,55 @@ import { type VerifiedWebhook, verifyWebhook } from '../../signature/verify.js';
 import type { MarketAnswer } from '../answer.js';
 import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
-import { callHook, header, json, type RouteContext } from '../context.js';
+import { callHook, header, type RouteContext } from '../context.js';
 import type { MarketTransaction, StoredOrder } from '../store.js';
 
 const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
 
-async function verify(ctx: RouteContext, body: Uint8Array): Promise<VerifiedWebhook> {
-  const { deps, request } = ctx;
-  const attempt = (keys: Keyring) =>
-    verifyWebhook(
-      {
-        method: request.method,
-        url: deps.webhookUrl,
-        headers: { get: (name: string) => header(request, name) },
-        body,
-      },
-      {
-        keys,
-        now: deps.now(),
-        toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300,
-        maxBodyBytes: deps.limits.maxBodyBytes,
-      },
-    );
-  try {
-    const keys = deps.webhookKeys.current();
-    return await attempt(keys instanceof Promise ? await keys : keys);
-  } catch (error) {
-    if (!isWebhookVerificationError(error) || error.code !== 'signature_invalid') throw error;
-    // Perhaps the service rotated its key: fetch it again (rate-limited) and retry once.
-    const fresh = await deps.webhookKeys.refreshAfterFailure();
-    if (!fresh) throw error;
-    return attempt(fresh);
+/** The request's headers as the verifier reads them, through the bridge's cheap single lookups. */
+class RequestHeaders {
+  constructor(private readonly request: Request) {}
+  get(name: string): string | null {
+    return header(this.request, name);
   }
+}
+
+function verifyWith(ctx: RouteContext, body: Uint8Array, keys: Keyring): Promise<VerifiedWebhook> {
+  const { deps, request } = ctx;
+  return verifyWebhook(
+    { method: request.method, url: deps.webhookUrl, headers: new RequestHeaders(request), body },
+    {
+      keys,
+      now: deps.now(),
+      toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300,
+      maxBodyBytes: deps.limits.maxBodyBytes,
+    },
+  );
+}
+
+function verify(ctx: RouteContext, body: Uint8Array): Promise<VerifiedWebhook> {
+  // A promise chain rather than an `async` function: this runs on every delivery.
+  let first: Promise<VerifiedWebhook>;
+  try {
+    const keys = ctx.deps.webhookKeys.current();
+    first =
+      keys instanceof Promise ? keys.then((k) => verifyWith(ctx, body, k)) : verifyWith(ctx, body, keys);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return first.catch((error: unknown) => retryWithFreshKeys(ctx, body, error));
+}
+
+async function retryWithFreshKeys(
+  ctx: RouteContext,
+  body: Uint8Array,
+  error: unknown,
+): Promise<VerifiedWebhook> {
+  if (!isWebhookVerificationError(error) || error.code !== 'signature_invalid') throw error;
+  // Perhaps the service rotated its key: fetch it again (rate-limited) and retry once.
+  const fresh = await ctx.deps.webhookKeys.refreshAfterFailure();
+  if (!fresh) throw error;
+  return verifyWith(ctx, body, fresh);
 }
 
 function orderIdOf(event: WebhookEvent): string | undefined {
@@ -129,7 +146,17 @@ export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
   }
   const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
   const verified = await verify(ctx, body);
-  const event = parseWebhookEvent(verified.body);
+  // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
+  const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
   const outcome = await ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx));
-  return json(outcome.duplicate ? { received: true, duplicate: true } : { received: true });
+  return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
+}
+
+const utf8Decoder = new TextDecoder();
+// The two possible answers, encoded once: every delivery gets one of them.
+const RECEIVED = new TextEncoder().encode(JSON.stringify({ received: true }));
+const DUPLICATE = new TextEncoder().encode(JSON.stringify({ received: true, duplicate: true }));
+
+function acknowledgement(body: Uint8Array): MarketAnswer {
+  return { status: 200, headers: { 'content-type': 'application/json' }, body };
 }
