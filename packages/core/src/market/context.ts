@@ -44,10 +44,10 @@ export type RouteHandler = (ctx: RouteContext<MarketTransaction>) => Promise<Mar
 
 /**
  * The `HookContext` of one request. A class on purpose, not an object literal with a `signal`
- * getter: V8 tracks object literals by allocation site, and it decided to pretenure that literal
- * (every context it sampled was still reachable), so each request's context was born in old space
- * and kept the young request graph it points to alive through scavenges. Under load that promoted
- * about 1 KB per request and tripled the GC time of a webhook (bench/profile-adapters.ts).
+ * getter: V8 tracks object literals by allocation site and decided to pretenure that one
+ * (`--trace-pretenuring-statistics`), so each request's context was born in old space and kept the
+ * young request graph it points to alive through scavenges. Under load that promoted about 1 KB
+ * per request and made every scavenge four times longer (see bench/profile-adapters.ts).
  */
 export class RequestHookContext implements HookContext {
   constructor(
