@@ -3,7 +3,8 @@
  * request is recorded. Used by the client's unit tests; the client ↔ sandbox tests live in
  * packages/sandbox/test.
  */
-import type { CreateServiceOrderInput, OrderLine } from '../src/index.js';
+import { type CreateServiceOrderInput, type OrderLine, orderLineSchema } from '../src/index.js';
+import { wireLine, wireOrder } from './fixtures-orders.js';
 
 export interface SeenRequest {
   method: string;
@@ -69,16 +70,8 @@ export function scriptedFetch(routes: Record<string, Answer | Answer[]>) {
 
 export const ORDERS = '/v1/integration/bnpl-consumers/orders';
 
-export const line: OrderLine = {
-  name: 'Rice cooker',
-  referenceId: 'sku-1',
-  imageUrl: 'https://shop.example.com/img/1.png',
-  productUrl: 'https://shop.example.com/p/1',
-  quantity: 2,
-  measurementUnit: 'EACH',
-  unitPrice: { value: '150000', currency: 'VND' },
-  subtotal: { value: '300000', currency: 'VND' },
-};
+// The model line is decoded from the same wire fixture the model tests use, so the two agree.
+export const line: OrderLine = orderLineSchema.parse(wireLine());
 
 export const orderInput: CreateServiceOrderInput = {
   referenceId: 'order-1',
@@ -87,23 +80,5 @@ export const orderInput: CreateServiceOrderInput = {
 };
 
 export function wireServiceOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'ord-1',
-    reference_id: 'order-1',
-    total_amount: { value: '300000', currency: 'VND' },
-    order_lines: [
-      {
-        name: 'Rice cooker',
-        reference_id: 'sku-1',
-        image_url: 'https://shop.example.com/img/1.png',
-        product_url: 'https://shop.example.com/p/1',
-        quantity: 2,
-        measment_unit: 'EACH',
-        unit_price: { value: '150000', currency: 'VND' },
-        subtotal: { value: '300000', currency: 'VND' },
-      },
-    ],
-    order_status: 'PENDING',
-    ...overrides,
-  };
+  return { id: 'ord-1', ...wireOrder(), order_status: 'PENDING', ...overrides };
 }
