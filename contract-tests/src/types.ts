@@ -10,6 +10,10 @@ import type { ContractSandbox } from './sandbox/driver.js';
 export const INTEGRATION_MODES = ['basic', 'data-sharing'] as const;
 export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
 
+/** The `modes` of a check that applies everywhere, or only to data-sharing markets. */
+export const BOTH_MODES: readonly IntegrationMode[] = ['basic', 'data-sharing'];
+export const DATA_SHARING_ONLY: readonly IntegrationMode[] = ['data-sharing'];
+
 /** Where the market serves its endpoints (WIRE §5); every path but `prefix` is below `prefix`. */
 export interface MarketPaths {
   prefix: string;

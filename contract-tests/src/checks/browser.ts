@@ -5,9 +5,7 @@
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
 import { createOrder, postOrder, sampleOrder } from '../support/orders.js';
 import { parseDemoUsers } from '../support/users.js';
-import type { CheckContext, ContractCheck } from '../types.js';
-
-const BOTH = ['basic', 'data-sharing'] as const;
+import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
 function redirectUrl(ctx: CheckContext, id: string): string {
   return ctx.url(ctx.paths.bnplRedirect.replace(':id', encodeURIComponent(id)));
@@ -17,7 +15,7 @@ export const browserChecks: ContractCheck[] = [
   {
     id: 'redirect.known-order',
     title: "The BNPL redirect of a known order is a 302 to the market's callback URL",
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -41,7 +39,7 @@ export const browserChecks: ContractCheck[] = [
   {
     id: 'redirect.unknown-order',
     title: 'The BNPL redirect of an unknown order is a 404 problem',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const exchange = await ctx.http.send(redirectUrl(ctx, ctx.unique('ord_unknown')));
@@ -54,7 +52,7 @@ export const browserChecks: ContractCheck[] = [
   {
     id: 'demo-user.sandbox',
     title: 'In sandbox mode GET /demo-user answers a demo user (production answers 404)',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const exchange = await ctx.http.send(ctx.url('/demo-user'));
@@ -70,7 +68,7 @@ export const browserChecks: ContractCheck[] = [
     id: 'errors.problem-details',
     title:
       'Errors of every kind are RFC 9457 problem+json documents with type, title, status, detail and code',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §2',
     async run(ctx) {
       const invalid = sampleOrder(ctx.unique('ref'));

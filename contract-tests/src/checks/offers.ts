@@ -8,9 +8,7 @@ import type { ClaimObject, ClaimValue } from '@bnpl-kit/core';
 import { commitmentKeyFor } from '@bnpl-kit/core';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import type { CheckContext, ContractCheck, TestUser } from '../types.js';
-
-const DATA_SHARING = ['data-sharing'] as const;
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface PickedClaim {
   scope: string;
@@ -79,7 +77,7 @@ export const offerChecks: ContractCheck[] = [
   {
     id: 'offers.filter.unauthenticated',
     title: 'The offer filter refuses a caller without a bearer token (401)',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       expectProblem(await callFilter(ctx, {}, 'someone'), 401, {
@@ -91,7 +89,7 @@ export const offerChecks: ContractCheck[] = [
   {
     id: 'offers.filter.inactive-token',
     title: 'The offer filter refuses a token the service does not know (401)',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const exchange = await callFilter(
@@ -108,7 +106,7 @@ export const offerChecks: ContractCheck[] = [
   {
     id: 'offers.filter.token-without-scope',
     title: 'The offer filter refuses a service token that lacks the offer filtering scope',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const token = await ctx.sandbox.apiAccessToken();
@@ -121,7 +119,7 @@ export const offerChecks: ContractCheck[] = [
   {
     id: 'offers.filter.ranks',
     title: 'Offers are ranked per level for a user who meets and dropped for one who misses the conditions',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
       const known = await usersWithClaims(ctx);

@@ -6,9 +6,7 @@ import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../
 import type { HttpExchange } from '../http.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
 import { pollUntil } from '../support/wait.js';
-import type { CheckContext, ContractCheck } from '../types.js';
-
-const DATA_SHARING = ['data-sharing'] as const;
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 function expectAccepted(exchange: HttpExchange, orderId: string, what: string): void {
   expectStatus(exchange, 202, what, 'WIRE §5');
@@ -36,7 +34,7 @@ export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.cancel.requires-approved',
     title: 'Cancelling a PENDING order is a 409 problem',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -57,7 +55,7 @@ export const orderActionChecks: ContractCheck[] = [
     id: 'orders.cancel.approved-order',
     title:
       'Cancelling an APPROVED order is accepted (202) and reverts it at the service; a second cancel is 409',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const id = await approvedOrder(ctx);
@@ -77,7 +75,7 @@ export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.disburse.requires-approved',
     title: 'Disbursing a PENDING order is a 409 problem',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -95,7 +93,7 @@ export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.disburse.pays-once',
     title: 'Concurrent and repeated disburse requests for an APPROVED order pay it exactly once',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const id = await approvedOrder(ctx);
@@ -122,7 +120,7 @@ export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.disburse.after-readiness',
     title: 'After the provider confirms readiness (DISBURSING) the order is disbursed, once',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §3',
     async run(ctx) {
       const id = await approvedOrder(ctx);
@@ -152,7 +150,7 @@ export const orderActionChecks: ContractCheck[] = [
     (action): ContractCheck => ({
       id: `orders.${action}.unknown-order`,
       title: `${action === 'cancel' ? 'Cancelling' : 'Disbursing'} an unknown order is a 404 problem`,
-      modes: DATA_SHARING,
+      modes: DATA_SHARING_ONLY,
       spec: 'WIRE §2',
       async run(ctx) {
         const exchange = await ctx.http.send(orderPath(ctx, ctx.unique('ord_unknown'), action), {

@@ -2,15 +2,13 @@
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import { createOrder, postOrder, sampleOrder } from '../support/orders.js';
-import type { ContractCheck } from '../types.js';
-
-const BOTH = ['basic', 'data-sharing'] as const;
+import { BOTH_MODES, type ContractCheck } from '../types.js';
 
 export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.valid',
     title: 'A valid order is created: 201 with id, totalAmount, reference_id and status',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
@@ -39,7 +37,7 @@ export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.idempotent-replay',
     title: 'The same reference_id with the same content returns the existing order (200, same id)',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
@@ -64,7 +62,7 @@ export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.idempotency-conflict',
     title: 'The same reference_id with different content is a 409 problem',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
@@ -81,7 +79,7 @@ export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.wrong-content-type',
     title: 'An order body sent as text/plain is refused with 415',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §2',
     async run(ctx) {
       const exchange = await ctx.http.send(ctx.url('/orders'), {
@@ -95,7 +93,7 @@ export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.invalid-json',
     title: 'A body that is not JSON is a 400 problem',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §2',
     async run(ctx) {
       const exchange = await ctx.http.send(ctx.url('/orders'), {

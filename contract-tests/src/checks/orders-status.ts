@@ -2,9 +2,7 @@
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { createOrder, expectMarketStatus, orderPath, sampleOrder, statusPath } from '../support/orders.js';
-import type { CheckContext, ContractCheck } from '../types.js';
-
-const BOTH = ['basic', 'data-sharing'] as const;
+import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
 /** Each endpoint the market's own systems call in this mode, without credentials. */
 function systemCalls(
@@ -37,7 +35,7 @@ export const orderStatusChecks: ContractCheck[] = [
   {
     id: 'orders.status.reports-order',
     title: 'The status endpoint answers id, reference_id, status, total_amount and updated_at',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -63,7 +61,7 @@ export const orderStatusChecks: ContractCheck[] = [
   {
     id: 'orders.status.follows-service',
     title: 'After the provider approves, the status endpoint reports APPROVED',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -75,7 +73,7 @@ export const orderStatusChecks: ContractCheck[] = [
   {
     id: 'orders.status.unknown-order',
     title: 'The status of an order unknown to the service is a 404 problem',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §2',
     async run(ctx) {
       const exchange = await ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), {
@@ -87,7 +85,7 @@ export const orderStatusChecks: ContractCheck[] = [
   {
     id: 'auth.systems.missing-credentials',
     title: 'Every market-system endpoint refuses a request without credentials (401)',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'spec: Authentication',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -105,7 +103,7 @@ export const orderStatusChecks: ContractCheck[] = [
   {
     id: 'auth.systems.wrong-credentials',
     title: 'Every market-system endpoint refuses a wrong bearer token (401)',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'spec: Authentication',
     async run(ctx) {
       const order = await createOrder(ctx);

@@ -9,9 +9,8 @@ import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../
 import type { HttpExchange } from '../http.js';
 import type { ClaimTokenView } from '../sandbox/driver.js';
 import { bearer, signedInUsers } from '../support/users.js';
-import type { CheckContext, ContractCheck, TestUser } from '../types.js';
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
-const DATA_SHARING = ['data-sharing'] as const;
 const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
 
 type SignedIn = TestUser & { sessionToken: string };
@@ -53,7 +52,7 @@ export const pushClaimsChecks: ContractCheck[] = [
   {
     id: 'push-claims.unauthenticated',
     title: 'Push-claims without a session, or with an unknown one, is a 401 problem',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'spec: Authentication',
     async run(ctx) {
       const body = { id: 'someone', credify_id: 'crf_someone' };
@@ -71,7 +70,7 @@ export const pushClaimsChecks: ContractCheck[] = [
   {
     id: 'push-claims.other-user-forbidden',
     title: 'A signed-in user cannot push claims for another user ID (403), and nothing is pushed',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const users = await signedIn(ctx);
@@ -95,7 +94,7 @@ export const pushClaimsChecks: ContractCheck[] = [
   {
     id: 'push-claims.tokens-verify',
     title: 'Pushed claim tokens are EdDSA JWTs signed with the organisation key, one per scope',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
       const [user] = await signedIn(ctx);
@@ -128,7 +127,7 @@ export const pushClaimsChecks: ContractCheck[] = [
   {
     id: 'push-claims.scope-hash-matches-commitments',
     title: "Each scope hash is SHA-256 of that scope's claims with the commitment the market stored",
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
       const [user] = await signedIn(ctx);
@@ -158,7 +157,7 @@ export const pushClaimsChecks: ContractCheck[] = [
   {
     id: 'push-claims.fresh-commitments',
     title: 'Every push uses a fresh commitment per scope (scope hashes change)',
-    modes: DATA_SHARING,
+    modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
       const [user] = await signedIn(ctx);

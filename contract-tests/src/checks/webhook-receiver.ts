@@ -6,15 +6,13 @@
 import { ensure, expectProblem, fail } from '../expect.js';
 import { createOrder, expectMarketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
-import type { ContractCheck } from '../types.js';
-
-const BOTH = ['basic', 'data-sharing'] as const;
+import { BOTH_MODES, type ContractCheck } from '../types.js';
 
 export const webhookReceiverChecks: ContractCheck[] = [
   {
     id: 'webhook.raw-bytes-verified',
     title: 'A pretty-printed body is verified over its raw bytes, not a re-serialized copy',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -27,7 +25,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
   {
     id: 'webhook.replay-old-delivery',
     title: 'A delivery replayed after the ±300 s window is refused (401), even with its original event ID',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -52,7 +50,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
   {
     id: 'webhook.unknown-event-type',
     title: 'A correctly signed event of an unknown type is acknowledged (2xx)',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const body = JSON.stringify({
@@ -70,7 +68,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
   {
     id: 'webhook.oversized-body',
     title: 'A webhook body over 256 KiB is refused with 413 and has no effect',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -91,7 +89,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     id: 'webhook.wrong-content-type',
     title:
       'A signed webhook with Content-Type text/plain is acknowledged or refused with 415, never an error',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       // WIRE §4 does not make the content type part of verification; WIRE §2 says a refusal is a 415.

@@ -7,15 +7,13 @@
 import { ensure, expectProblem } from '../expect.js';
 import { createOrder, expectMarketStatus, postAction } from '../support/orders.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
-import type { ContractCheck } from '../types.js';
-
-const BOTH = ['basic', 'data-sharing'] as const;
+import { BOTH_MODES, type ContractCheck } from '../types.js';
 
 export const webhookStateChecks: ContractCheck[] = [
   {
     id: 'webhook.duplicate-event-id',
     title: 'A repeated X-Event-Id is acknowledged with duplicate: true and has no second effect',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -44,7 +42,7 @@ export const webhookStateChecks: ContractCheck[] = [
   {
     id: 'webhook.out-of-order',
     title: 'Late or out-of-order status updates are acknowledged and never move an order backwards',
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §3',
     async run(ctx) {
       const order = await createOrder(ctx);
@@ -69,7 +67,7 @@ export const webhookStateChecks: ContractCheck[] = [
   {
     id: 'webhook.service-deliveries-acknowledged',
     title: "The service's own signed deliveries (APPROVED, DISBURSING, PAID) are acknowledged and applied",
-    modes: BOTH,
+    modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
       const order = await createOrder(ctx);
