@@ -67,7 +67,7 @@ export interface FetchApp {
 export function createHttpServer(
   logger: MarketLogger,
   /** Called after each response, e.g. to wake the job worker after a webhook. */
-  afterResponse?: (path: string, status: number) => void,
+  afterResponse?: (path: string, status: number, req: IncomingMessage) => void,
 ): HttpServer {
   let app: NodeListener | undefined;
   let sandbox: Sandbox | undefined;
@@ -87,7 +87,7 @@ export function createHttpServer(
       };
       if (QUIET_PATHS.has(path)) logger.debug(line, 'request');
       else logger.info(line, 'request');
-      afterResponse?.(path, line.status);
+      afterResponse?.(path, line.status, req);
     });
     if (sandbox && (path === SANDBOX_MOUNT || path.startsWith(`${SANDBOX_MOUNT}/`))) {
       serveSandbox(sandbox, req, res, path);

@@ -49,11 +49,16 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
         database: describeDatabase(server),
         serviceUrl: server.embedded?.serviceUrl ?? config.serviceApiUrl ?? '',
         embedded: server.embedded !== undefined,
-        generatedExports: server.keys?.generatedExports ?? [],
+        keyExports: server.keys?.unshownExports ?? [],
         keyFile: server.keys?.file,
+        webhookUrl: server.market.webhookUrl,
         shopUrl: server.shopUrl,
       }),
     );
+    // Only now, on a start that got this far, do the keys count as shown.
+    await server.keys?.markShown().catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not record that the sandbox keys were shown; they print again next start');
+    });
   }
 
   let stopping = false;

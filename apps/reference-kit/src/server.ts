@@ -32,6 +32,7 @@ import { ensureSandboxKeys, type SandboxKeys } from './keys.js';
 import { createLogger } from './logger.js';
 import { BNPL_COMPLETE_PATH, createOwnRoutes } from './own-routes.js';
 import { seedDemoUsers } from './seed.js';
+import { createWebhookHostWarning } from './webhook-host-hint.js';
 import { createJobWorker, type JobRunner, type JobWorker } from './worker.js';
 
 export interface StartReferenceServerOptions {
@@ -109,8 +110,12 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     let worker: JobWorker | undefined;
     // A webhook that readiness arrived with has committed its job by the time it is answered:
     // wake the worker now rather than at its next poll.
-    const http = createHttpServer(logger, (path, status) => {
-      if (status === 200 && path === WEBHOOK_PATH) worker?.nudge();
+    const warnWebhookHost = createWebhookHostWarning(logger);
+    let webhookUrl: string | undefined;
+    const http = createHttpServer(logger, (path, status, req) => {
+      if (path !== WEBHOOK_PATH) return;
+      if (status === 200) worker?.nudge();
+      else if (status === 401 && webhookUrl) warnWebhookHost(req.headers.host, webhookUrl);
     });
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
@@ -155,6 +160,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       store,
       logger,
     });
+    webhookUrl = market.webhookUrl;
 
     if (dataSharing) {
       const disburse: JobRunner = (job) => runDisbursement({ store, service, logger }, job as never);

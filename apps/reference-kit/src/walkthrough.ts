@@ -12,6 +12,8 @@ export interface WalkthroughInput {
   marketApiToken: string;
   /** `APP_API_KEY`: the SDK's key, used for the availability check in data-sharing mode. */
   apiKey: string;
+  /** An external sandbox service (`bnpl-kit sandbox`); default: the embedded one under this server. */
+  serviceUrl?: string | undefined;
 }
 
 const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -19,7 +21,9 @@ const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 // Small node one-liners instead of jq, which a fresh machine may not have.
 const HELPERS = `json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
 wait_status() { for i in $(seq 50); do s=$(curl -s "$BASE/bnpl/complete?order_id=$1" | json status); if [ "$s" = "$2" ]; then echo "stored status of $1: $s"; return 0; fi; sleep 0.2; done; echo "stored status of $1: $s (expected $2)"; return 1; }
-webhooks() { curl -s "$SANDBOX/webhooks/deliveries" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const d of JSON.parse(s).deliveries.filter(d=>d.payload.order_id===process.argv[1])){const a=d.attempts.at(-1);console.log(d.event_type,d.payload.order_status??"is_fulfilled="+d.payload.is_fulfilled,"->",a?.response_status,a?.response_body)}})' "$1"; }`;
+# Waits (up to 10 s) until every delivery for the order has finished its latest attempt, so it
+# never prints a delivery whose first attempt has not happened yet.
+webhooks() { for i in $(seq 50); do curl -s "$SANDBOX/webhooks/deliveries" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const ds=JSON.parse(s).deliveries.filter(d=>d.payload.order_id===process.argv[1]);if((ds.length===0||ds.some(d=>!d.attempts.at(-1)?.outcome))&&process.argv[2]<50)process.exit(3);for(const d of ds){const a=d.attempts.at(-1);console.log(d.event_type,d.payload.order_status??"is_fulfilled="+d.payload.is_fulfilled,"->",a?.response_status,a?.response_body)}})' "$1" "$i" && return 0; sleep 0.2; done; return 1; }`;
 
 const ORDER_BODY = (prefix: string) =>
   `'{"reference_id":"${prefix}-'$RANDOM$RANDOM'","total_amount":{"value":"1500000","currency":"VND"},"order_lines":[{"name":"Rice cooker","reference_id":"sku-rice-cooker","image_url":"https://shop.example/rice-cooker.png","product_url":"https://shop.example/rice-cooker","quantity":1,"measment_unit":"EACH","unit_price":{"value":"1500000","currency":"VND"},"subtotal":{"value":"1500000","currency":"VND"}}]}'`;
@@ -104,7 +108,7 @@ export function walkthroughScript(input: WalkthroughInput): string {
     `BASE=${input.baseUrl}`,
     `TOKEN=${q(input.marketApiToken)}`,
     ...(dataSharing ? [`API_KEY=${q(input.apiKey)}`] : []),
-    `SERVICE=$BASE${SANDBOX_MOUNT}`,
+    `SERVICE=${input.serviceUrl ?? `$BASE${SANDBOX_MOUNT}`}`,
     'SANDBOX=$SERVICE/sandbox',
     HELPERS,
     '',
@@ -119,8 +123,11 @@ export interface BannerInput extends WalkthroughInput {
   database: string;
   serviceUrl: string;
   embedded: boolean;
-  generatedExports: readonly string[];
+  /** `export` lines of the sandbox keys no successful start has printed yet. */
+  keyExports: readonly string[];
   keyFile: string | undefined;
+  /** `PUBLIC_BASE_URL` + `/v1/webhook`: what signatures are verified against. */
+  webhookUrl: string;
   /** The demo shop, when served (embedded sandbox). */
   shopUrl?: string | undefined;
 }
@@ -131,24 +138,30 @@ export function startBanner(input: BannerInput): string {
     `${input.name} (${input.mode} mode, sandbox, ${input.framework}) listening on ${input.baseUrl}`,
     `  database: ${input.database}`,
     `  service:  ${input.embedded ? 'embedded sandbox at ' : ''}${input.serviceUrl}`,
+    input.embedded
+      ? `  webhooks: ${input.webhookUrl}`
+      : // The signature covers the URL as registered: localhost and 127.0.0.1 are different URLs.
+        `  webhooks: register exactly ${input.webhookUrl} with the service (signatures cover the URL as registered; set PUBLIC_BASE_URL to change it)`,
   ];
   if (input.shopUrl) {
     lines.push('', `Demo shop: open ${input.shopUrl} in a browser and buy something with Pay later.`);
   }
-  if (input.generatedExports.length > 0) {
+  if (input.keyExports.length > 0) {
     lines.push(
       '',
-      `Generated sandbox keys (kept in ${input.keyFile}, mode 0600; shown once). To reuse them elsewhere:`,
-      ...input.generatedExports,
+      `Sandbox keys (kept in ${input.keyFile}, mode 0600; printed until a start succeeds). To reuse them elsewhere:`,
+      ...input.keyExports,
     );
+  } else if (input.keyFile) {
+    lines.push('', `Sandbox keys: in ${input.keyFile} (printed at the first successful start).`);
   }
-  if (input.embedded) {
-    lines.push(
-      '',
-      `Walkthrough: paste into bash (needs curl and node). Stop the server with Ctrl-C.`,
-      '',
-      walkthroughScript(input),
-    );
-  }
+  lines.push(
+    '',
+    input.embedded
+      ? 'Walkthrough: paste into bash (needs curl and node). Stop the server with Ctrl-C.'
+      : `Walkthrough: paste into bash (needs curl, node and the admin API of a bnpl-kit sandbox at ${input.serviceUrl}).`,
+    '',
+    walkthroughScript({ ...input, ...(input.embedded ? {} : { serviceUrl: input.serviceUrl }) }),
+  );
   return `${lines.join('\n')}\n`;
 }

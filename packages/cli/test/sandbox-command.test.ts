@@ -20,8 +20,10 @@ describe('bnpl-kit sandbox', () => {
   it('prints the base URL, API key, public key and admin endpoints, and serves the admin API', async () => {
     await runSandbox(['--webhook-url', 'http://127.0.0.1:9/v1/webhook'], async (url, printed) => {
       expect(printed).toContain(`listening on ${url}`);
-      expect(printed).toContain(`SERVICE_API_URL=${url}`);
-      expect(printed).toMatch(/APP_API_KEY=sk_sandbox_[A-Za-z0-9_-]+/);
+      expect(printed).toContain(`\nexport SERVICE_API_URL=${url}\n`);
+      expect(printed).toMatch(/^export APP_API_KEY=sk_sandbox_[A-Za-z0-9_-]+$/m);
+      // The market must verify for exactly the registered URL: its PUBLIC_BASE_URL comes with it.
+      expect(printed).toMatch(/^export PUBLIC_BASE_URL=http:\/\/127\.0\.0\.1:9 {3}# /m);
       expect(printed).toMatch(/SERVICE_PUBLIC_KEY=[A-Za-z0-9_-]{43}\n/);
       expect(printed).toMatch(/APP_SIGNING_KEY=[A-Za-z0-9_-]{43} /);
       expect(printed).toContain(`${url}/sandbox/state`);

@@ -81,6 +81,15 @@ async function prepare(flags: SandboxFlags): Promise<Prepared> {
   return { options, generatedSigningKey };
 }
 
+/**
+ * The market's `PUBLIC_BASE_URL` for a webhook URL registered as `<base>/v1/webhook`: signatures
+ * cover the URL as registered, so the market must verify for exactly that one (localhost is not
+ * 127.0.0.1). Undefined for any other shape of URL.
+ */
+export function publicBaseUrlOf(webhookUrl: string | undefined): string | undefined {
+  return webhookUrl?.endsWith('/v1/webhook') ? webhookUrl.slice(0, -'/v1/webhook'.length) : undefined;
+}
+
 async function banner(server: SandboxServer, generatedSigningKey: string | undefined): Promise<string> {
   const org = server.sandbox.organizations.primary();
   const key = org.apiKeys[0]?.key ?? '(none)';
@@ -88,14 +97,19 @@ async function banner(server: SandboxServer, generatedSigningKey: string | undef
   const lines = [
     `BNPL sandbox service listening on ${url}`,
     '',
-    'Configure the market with:',
-    `  SERVICE_API_URL=${url}`,
-    `  APP_ID=${org.id}`,
-    `  APP_API_KEY=${key}`,
-    `  SERVICE_PUBLIC_KEY=${await server.sandbox.publicKey()}`,
+    'Configure the market with (paste into its shell):',
+    `export SERVICE_API_URL=${url}`,
+    `export APP_ID=${org.id}`,
+    `export APP_API_KEY=${key}`,
+    `export SERVICE_PUBLIC_KEY=${await server.sandbox.publicKey()}`,
   ];
   if (generatedSigningKey)
-    lines.push(`  APP_SIGNING_KEY=${generatedSigningKey}   # generated for this run (data-sharing mode)`);
+    lines.push(`export APP_SIGNING_KEY=${generatedSigningKey}   # generated for this run (data-sharing mode)`);
+  const base = publicBaseUrlOf(org.webhookUrls[0]);
+  if (base)
+    lines.push(
+      `export PUBLIC_BASE_URL=${base}   # webhooks are signed for ${org.webhookUrls[0]}: the market must verify that exact URL`,
+    );
   lines.push(
     '',
     org.webhookUrls.length > 0
