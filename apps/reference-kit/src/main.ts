@@ -57,7 +57,10 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     );
     // Only now, on a start that got this far, do the keys count as shown.
     await server.keys?.markShown().catch((error: unknown) => {
-      logger.warn({ err: error }, 'could not record that the sandbox keys were shown; they print again next start');
+      logger.warn(
+        { err: error },
+        'could not record that the sandbox keys were shown; they print again next start',
+      );
     });
   }
 

@@ -20,7 +20,9 @@ export function webhookHostHint(host: string | undefined, webhookUrl: string): s
 }
 
 /** Logs the hint once per distinct host, so a retrying service does not flood the log. */
-export function createWebhookHostWarning(logger: MarketLogger): (host: string | undefined, webhookUrl: string) => void {
+export function createWebhookHostWarning(
+  logger: MarketLogger,
+): (host: string | undefined, webhookUrl: string) => void {
   const warned = new Set<string>();
   return (host, webhookUrl) => {
     const hint = webhookHostHint(host, webhookUrl);

@@ -33,11 +33,18 @@ describe('sandbox keys', () => {
   it('are printed on every start until one succeeds, then the banner says where they are', async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    const config = loadServerConfig({ DATA_DIR: dataDir }, { integrationMode: 'basic', defaults: { port: 0, dataDir } });
+    const config = loadServerConfig(
+      { DATA_DIR: dataDir },
+      { integrationMode: 'basic', defaults: { port: 0, dataDir } },
+    );
     // A first start that failed after generating the keys (port in use) never called markShown.
     const failed = await ensureSandboxKeys(config);
     const names = (lines: readonly string[]) => lines.map((line) => line.split('=')[0]);
-    expect(names(failed.unshownExports)).toEqual(['export APP_ID', 'export APP_API_KEY', 'export MARKET_API_TOKEN']);
+    expect(names(failed.unshownExports)).toEqual([
+      'export APP_ID',
+      'export APP_API_KEY',
+      'export MARKET_API_TOKEN',
+    ]);
     const next = await ensureSandboxKeys(config);
     expect(next.generatedExports).toEqual([]);
     expect(next.unshownExports).toEqual(failed.unshownExports);
@@ -95,7 +102,10 @@ describe('the webhook URL to register', () => {
       new Promise<number>((resolve, reject) => {
         const req = request(
           `${server.url}/v1/webhook`,
-          { method: 'POST', headers: { host: `localhost:${server.port}`, 'content-type': 'application/json' } },
+          {
+            method: 'POST',
+            headers: { host: `localhost:${server.port}`, 'content-type': 'application/json' },
+          },
           (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode ?? 0));
@@ -106,7 +116,9 @@ describe('the webhook URL to register', () => {
       });
     expect(await post()).toBe(401);
     expect(await post()).toBe(401);
-    const hints = server.logs.filter((line) => line.includes('failed verification, but this server verifies'));
+    const hints = server.logs.filter((line) =>
+      line.includes('failed verification, but this server verifies'),
+    );
     expect(hints).toHaveLength(1);
     expect(hints[0]).toContain(`Register exactly ${server.publicBaseUrl}/v1/webhook`);
   });
@@ -118,11 +130,18 @@ describe('the walkthrough', () => {
     const token = server.marketApiToken.reveal();
     const orderId = await marketClient(server.url, token).createOrder();
     const admin = `${server.embedded!.serviceUrl}/sandbox`;
-    const fault = await http(`${admin}/faults`, { json: { target: 'webhook', action: 'delay', delay_ms: 1500 } });
+    const fault = await http(`${admin}/faults`, {
+      json: { target: 'webhook', action: 'delay', delay_ms: 1500 },
+    });
     expect(fault.status).toBe(201);
     expect((await http(`${admin}/orders/${orderId}/approve`, { json: {} })).status).toBe(200);
 
-    const script = walkthroughScript({ mode: 'basic', baseUrl: server.publicBaseUrl, marketApiToken: token, apiKey: '' });
+    const script = walkthroughScript({
+      mode: 'basic',
+      baseUrl: server.publicBaseUrl,
+      marketApiToken: token,
+      apiKey: '',
+    });
     const helpers = script.slice(0, script.indexOf('\n# 1.'));
     const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', `${helpers}\nwebhooks ${orderId}`], {
       timeout: 20_000,

@@ -104,7 +104,9 @@ async function banner(server: SandboxServer, generatedSigningKey: string | undef
     `export SERVICE_PUBLIC_KEY=${await server.sandbox.publicKey()}`,
   ];
   if (generatedSigningKey)
-    lines.push(`export APP_SIGNING_KEY=${generatedSigningKey}   # generated for this run (data-sharing mode)`);
+    lines.push(
+      `export APP_SIGNING_KEY=${generatedSigningKey}   # generated for this run (data-sharing mode)`,
+    );
   const base = publicBaseUrlOf(org.webhookUrls[0]);
   if (base)
     lines.push(
