@@ -6,7 +6,7 @@
  * reused until one of its input files changes, so only the first run (or the first after an edit)
  * pays for the compile, about half a second.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild, stop } from 'esbuild';
@@ -98,6 +98,7 @@ export async function compile(entry, name) {
     conditions: ['source'],
     sourcemap: 'linked',
     metafile: true,
+    write: false,
     logLevel: 'error',
     plugins: [externals, sourceUrls],
     // Bundled CommonJS-style code may still call require(): give the ESM bundle one.
@@ -105,10 +106,18 @@ export async function compile(entry, name) {
       js: "import { createRequire as __bnplRequire } from 'node:module'; const require = __bnplRequire(import.meta.url);",
     },
   }).finally(() => stop()); // esbuild's service process must not outlive the compile
+  // Write then rename: a second process starting meanwhile must never import half a file.
+  for (const file of result.outputFiles) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
   const inputs = {};
   for (const file of [...Object.keys(result.metafile.inputs), relative(ROOT, SELF), 'pnpm-lock.yaml']) {
     inputs[file] = stamp(join(ROOT, file));
   }
-  writeFileSync(manifestFile, JSON.stringify({ entry, inputs }, null, 1));
+  const temporary = `${manifestFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ entry, inputs }, null, 1));
+  renameSync(temporary, manifestFile);
   return outfile;
 }

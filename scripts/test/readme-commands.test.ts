@@ -146,7 +146,7 @@ describe('the README, as written, on a fresh clone', () => {
     for (const [index, line] of lines.slice(1).entries()) {
       // The two long-running commands get their own tests below.
       if (/ bnpl-kit (sandbox|certify) /.test(line)) continue;
-      const what = /bnpl-kit (keygen|webhook \w+)/.exec(line)?.[1] ?? line;
+      const what = /bnpl-kit (keygen|webhook \w+)/.exec(line)?.[1] ?? 'shell';
       const run = await timed(`cli_${index + 1}_${what.replace(' ', '_')}`, () =>
         runLine(ports(line), { cwd: scratch }),
       );
@@ -204,4 +204,22 @@ describe('the README, as written, on a fresh clone', () => {
     sandbox.signal('SIGINT');
     await sandbox.exited;
   }, 180_000);
+
+  it('runs the certify line against the reference server started with the exports it prints', async () => {
+    const line = commandsIn(README, 'CLI').find((command) => command.includes(' bnpl-kit certify '));
+    const scratch = join(clone, 'scratch');
+    // Its sandbox's port moves too (4010 by default).
+    const certify = bash(`${ports(line!)} --sandbox-port 0`, { cwd: scratch });
+    running.push(certify);
+    await certify.waitFor(/Waiting up to \d+ s for the market/);
+    const env = exportsOf(certify.output());
+    expect(env.PUBLIC_BASE_URL).toBe(`http://127.0.0.1:${marketPort}`);
+    const server = bash(start!, { cwd: clone, env: { ...env, PORT: String(marketPort) } });
+    running.push(server);
+    const status = await timed('certify', () => certify.exited);
+    expect(status, certify.output()).toBe(0);
+    expect(readFileSync(join(scratch, 'certify-report.xml'), 'utf8')).toContain('<testsuite');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 240_000);
 });

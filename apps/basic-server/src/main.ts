@@ -1,5 +1,5 @@
 /**
- * The reference market backend in basic mode: `pnpm start`. Everything it is made of lives in
+ * The reference market backend in basic mode: `node scripts/start.mjs` (or `pnpm start`). Everything it is made of lives in
  * `@bnpl-kit/reference-server` (apps/reference-kit), shared with the data-sharing server.
  */
 import { fileURLToPath } from 'node:url';

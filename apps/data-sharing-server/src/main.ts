@@ -1,5 +1,5 @@
 /**
- * The reference market backend in data-sharing mode: `pnpm start:data-sharing`. Its own port and
+ * The reference market backend in data-sharing mode: `node scripts/start.mjs data-sharing`. Its own port and
  * data directory, so it runs next to the basic-mode server. Built from `@bnpl-kit/reference-server`.
  */
 import { fileURLToPath } from 'node:url';

@@ -15,16 +15,54 @@ function describeDatabase(server: ReferenceServer): string {
 }
 
 export async function runReferenceServer(options: RunOptions): Promise<ReferenceServer | undefined> {
-  let server: ReferenceServer;
+  // Signals are ours from before the start: a Ctrl-C while the database initialises, or right
+  // after listening while the banner prints, must still close everything and exit 0.
+  let server: ReferenceServer | undefined;
+  let stopping = false;
+  const shutdown = (running: ReferenceServer, signal: NodeJS.Signals) => {
+    running.logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => {
+        process.exitCode = 0;
+        // Everything is closed; if some library still holds the loop open, do not hang on it.
+        setTimeout(() => process.exit(0), 2_000).unref();
+      },
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  let pendingSignal: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`${options.name}: second ${signal}, exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    if (server) shutdown(server, signal);
+    else pendingSignal = signal;
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  let started: ReferenceServer;
   try {
-    server = await startReferenceServer({ ...options, env: process.env });
+    started = await startReferenceServer({ ...options, env: process.env });
   } catch (error) {
     if (isKitError(error, 'misconfigured')) process.stderr.write(formatConfigProblems(error, options.name));
     else process.stderr.write(`${options.name} could not start: ${(error as Error).message}\n`);
     process.exitCode = 1;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     return undefined;
   }
-  const { config, logger } = server;
+  server = started;
+  if (pendingSignal) {
+    shutdown(started, pendingSignal);
+    return started;
+  }
+  const { config, logger } = started;
   logger.info(
     {
       url: server.url,
@@ -64,27 +102,5 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     });
   }
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close().then(
-      () => {
-        process.exitCode = 0;
-        // Everything is closed; if some library still holds the loop open, do not hang on it.
-        setTimeout(() => process.exit(0), 2_000).unref();
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return server;
+  return started;
 }
