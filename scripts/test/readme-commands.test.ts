@@ -190,6 +190,13 @@ describe('the README, as written, on a fresh clone', () => {
     const last = banner.search(/curl -s \$BASE\/v1\/orders\/service\/\$ORDER/);
     const script = banner.slice(from, banner.indexOf('\n', last) + 1);
     expect(script).toContain(`SERVICE=${env.SERVICE_API_URL}\n`);
+    // The README shows the same helpers as the server prints.
+    const readme = readFileSync(README, 'utf8');
+    for (const helper of ['json', 'wait_status', 'webhooks']) {
+      const printed = script.split('\n').find((line) => line.startsWith(`${helper}() {`));
+      expect(printed, helper).toBeDefined();
+      expect(readme.split('\n'), helper).toContain(printed);
+    }
     const walkthrough = await timed('walkthrough', () =>
       runLine(`set -e -o pipefail\n${script}`, { cwd: join(clone, 'scratch') }),
     );

@@ -121,7 +121,7 @@ describe('the webhook URL to register', () => {
     );
     expect(hints).toHaveLength(1);
     expect(hints[0]).toContain(`Register exactly ${server.publicBaseUrl}/v1/webhook`);
-  });
+  }, 60_000);
 });
 
 describe('the walkthrough', () => {
@@ -147,5 +147,5 @@ describe('the walkthrough', () => {
       timeout: 20_000,
     });
     expect(stdout).toBe('BNPL_ORDER_STATUS_UPDATED APPROVED -> 200 {"received":true}\n');
-  }, 30_000);
+  }, 60_000);
 });
