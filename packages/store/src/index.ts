@@ -10,3 +10,9 @@ export { DEFAULT_JOB_RETRY, type JobOps, jobBackoffMs } from './repositories/job
 export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
 export { hashSessionToken, type UserOps } from './repositories/users.js';
 export type { Store, StoreOperations, StoreTransaction } from './store.js';
+export {
+  type SandboxRecord,
+  type SandboxRecordChange,
+  type SandboxRecordRepository,
+  sandboxRecords,
+} from './repositories/sandbox-records.js';
