@@ -42,11 +42,10 @@ export function sandboxRecords(store: Store, namespace: string): SandboxRecordRe
       await store.transaction(async (tx) => {
         for (const change of changes) {
           if (change.body === null) {
-            await tx.query('DELETE FROM bnpl_sandbox_records WHERE namespace = $1 AND kind = $2 AND id = $3', [
-              namespace,
-              change.kind,
-              change.id,
-            ]);
+            await tx.query(
+              'DELETE FROM bnpl_sandbox_records WHERE namespace = $1 AND kind = $2 AND id = $3',
+              [namespace, change.kind, change.id],
+            );
           } else {
             await tx.query(
               `INSERT INTO bnpl_sandbox_records (namespace, kind, id, body) VALUES ($1, $2, $3, $4::jsonb)

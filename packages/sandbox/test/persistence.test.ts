@@ -1,0 +1,130 @@
+/** createPersistentSandbox: records survive a restart, each request's changes stored before its answer. */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createManualClock,
+  createPersistentSandbox,
+  type PersistentSandbox,
+  type PersistentSandboxOptions,
+  type SandboxRecord,
+  type SandboxRecordChange,
+  type SandboxRecordStore,
+} from '../src/index.js';
+import { adminJson, directClient, fakeMarket, marketOrg, orderInput } from './support.js';
+
+/** A record store in memory with the real one's all-or-nothing batches; `failNext` makes one save fail. */
+function memoryRecords() {
+  const rows = new Map<string, SandboxRecord>();
+  const saves: SandboxRecordChange[][] = [];
+  let failing = false;
+  const store: SandboxRecordStore & { failNext(): void } = {
+    async load() {
+      return [...rows.values()].map((r) => structuredClone(r));
+    },
+    async save(changes) {
+      if (failing) {
+        failing = false;
+        throw new Error('database unavailable');
+      }
+      saves.push([...changes]);
+      for (const c of changes) {
+        const key = `${c.kind}/${c.id}`;
+        if (c.body === null) rows.delete(key);
+        else rows.set(key, structuredClone({ kind: c.kind, id: c.id, body: c.body }));
+      }
+    },
+    failNext() {
+      failing = true;
+    },
+  };
+  return { store, rows, saves };
+}
+
+const open: PersistentSandbox[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+
+async function start(records: SandboxRecordStore, extra: Partial<PersistentSandboxOptions> = {}) {
+  const market = fakeMarket();
+  const sandbox = await createPersistentSandbox({
+    organizations: [marketOrg()],
+    fetch: market.fetch,
+    clock: createManualClock(),
+    records,
+    onPersistError: () => {},
+    ...extra,
+  });
+  open.push(sandbox);
+  return { sandbox, client: directClient(sandbox) };
+}
+
+describe('a persistent sandbox', () => {
+  it('keeps orders, their history, users and disbursements across a restart', async () => {
+    const { store } = memoryRecords();
+    const first = await start(store);
+    const order = await first.client.createOrder(orderInput());
+    expect((await adminJson(first.sandbox, 'POST', `/sandbox/orders/${order.id}/approve`, {})).status).toBe(
+      200,
+    );
+    await adminJson(first.sandbox, 'POST', `/sandbox/orders/${order.id}/ready`, {});
+    await first.client.disburseOrder(order.id, {});
+    await first.sandbox.closeAndFlush();
+
+    const second = await start(store);
+    const again = await second.client.getOrder(order.id);
+    expect(again).toMatchObject({ id: order.id, referenceId: 'order-1', orderStatus: 'PAID' });
+    expect(second.sandbox.orders.get(order.id)?.history.map((h) => h.status)).toEqual([
+      'PENDING',
+      'APPROVED',
+      'DISBURSING',
+      'PAID',
+    ]);
+    expect(second.sandbox.disbursements()).toHaveLength(1);
+    // The same reference again is the same order: the idempotency on reference_id survived too.
+    expect((await second.client.createOrder(orderInput())).id).toBe(order.id);
+  });
+
+  it('stores a request’s changes before answering it', async () => {
+    const { store, rows } = memoryRecords();
+    const { client } = await start(store);
+    const order = await client.createOrder(orderInput());
+    expect(rows.get(`order/${order.id}`)?.body).toMatchObject({ id: order.id, status: 'PENDING' });
+  });
+
+  it('answers 503 when the change could not be stored, and stores it with the next write', async () => {
+    const { store, rows } = memoryRecords();
+    const { sandbox, client } = await start(store);
+    const order = await client.createOrder(orderInput());
+    store.failNext();
+    const refused = await adminJson(sandbox, 'POST', `/sandbox/orders/${order.id}/approve`, {});
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(rows.get(`order/${order.id}`)?.body).toMatchObject({ status: 'PENDING' });
+    await sandbox.flush();
+    expect(rows.get(`order/${order.id}`)?.body).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it('writes only what changed, and the JS API’s changes on flush()', async () => {
+    const { store, saves } = memoryRecords();
+    const { sandbox, client } = await start(store);
+    const order = await client.createOrder(orderInput());
+    saves.length = 0;
+    sandbox.orders.approve(order.id);
+    await sandbox.flush();
+    expect(saves.flat().map((c) => `${c.kind}/${c.id}`)).toEqual([`order/${order.id}`]);
+  });
+
+  it('lets this run’s configuration win for its organisations and keeps others from the store', async () => {
+    const { store } = memoryRecords();
+    const first = await start(store);
+    first.sandbox.organizations.upsert({ id: 'org-extra', name: 'Added on the dashboard' });
+    await first.sandbox.closeAndFlush();
+    const second = await start(store, {
+      organizations: [marketOrg({ webhookUrls: ['https://moved.example/v1/webhook'] })],
+    });
+    expect(second.sandbox.organizations.get('org-market')?.webhookUrls).toEqual([
+      'https://moved.example/v1/webhook',
+    ]);
+    expect(second.sandbox.organizations.get('org-extra')?.name).toBe('Added on the dashboard');
+  });
+});
