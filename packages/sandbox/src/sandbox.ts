@@ -1,7 +1,7 @@
 /**
  * `createSandbox`: the simulated BNPL service and provider as one fetch handler plus state access.
  * It serves the service routes of the shared route table (service-api.ts) and a small admin API
- * under `/sandbox/...` (admin/routes.ts), the hosted pages the web SDK opens under `/pages/...`
+ * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the hosted pages the web SDK opens under `/pages/...`
  * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
 import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
@@ -10,6 +10,7 @@ import { handleAdminRoute } from './admin/handler.js';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';
 import { type Clock, isManualClock, systemClock } from './clock.js';
+import { consoleResponse, isConsolePath } from './console/handler.js';
 import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
 import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
 import { OrderBook, type ReadinessVia } from './orders.js';
@@ -188,6 +189,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
         idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
       };
+      // The console page is a shell without data: it is served before the admin token check.
+      if (isConsolePath(path)) return consoleResponse(request, { adminToken: options.adminToken });
       if (path === '/sandbox' || path.startsWith('/sandbox/')) {
         const response = await handleAdminRoute(sandbox, { adminToken: options.adminToken }, request, path);
         calls.record({
