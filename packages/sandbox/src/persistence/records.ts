@@ -1,7 +1,7 @@
 /**
  * The sandbox's state as records (kind, id, JSON body) and back. What is kept: organisations,
  * service users, orders with their history, access tokens still valid, claim tokens, transactions,
- * disbursements, repayments and stored idempotent answers. What is not: webhook deliveries (a
+ * disbursements, repayments, stored idempotent answers and the offers last ranked for each user. What is not: webhook deliveries (a
  * restart starts a fresh delivery log; the market reconciles a missed status through the get-order
  * call), injected faults and the auto scenario (both are set per run).
  */
@@ -37,6 +37,7 @@ export function stateToRecords(state: SandboxState, now: number): SandboxRecord[
   for (const d of state.disbursements) add('disbursement', d.id, d);
   for (const [orderId, r] of state.repayments) add('repayment', orderId, r);
   for (const [key, answer] of state.idempotency) add('idempotency', key, answer);
+  for (const [credifyId, offers] of state.rankedOffers) add('ranked-offers', credifyId, offers);
   return records;
 }
 
@@ -78,6 +79,9 @@ export function restoreState(state: SandboxState, records: readonly SandboxRecor
         break;
       case 'idempotency':
         state.idempotency.set(id, body as StoredAnswer);
+        break;
+      case 'ranked-offers':
+        state.rankedOffers.set(id, body as Record<string, unknown>[]);
         break;
       default:
         // A kind a newer version wrote: ignored rather than guessed at.
