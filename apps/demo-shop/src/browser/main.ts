@@ -243,6 +243,8 @@ async function signIn(userId: string): Promise<void> {
   // Orders still moving (e.g. after a reload) are followed until they settle.
   if (orders.some((o) => !FINAL.has(o.status))) watchOrders();
   await checkAvailability();
+  // Tests (and curious people) can tell which user the page has finished signing in.
+  document.body.dataset.signedIn = shopUser.id;
 }
 
 async function start(): Promise<void> {
