@@ -93,6 +93,8 @@ export interface Sandbox {
     list(filter?: DeliveryFilter): Delivery[];
     get(id: string): Delivery | undefined;
     replay(id: string, options?: { verbatim?: boolean }): Delivery | undefined;
+    /** Takes back deliveries recorded before a restart and resumes the unfinished ones (persistence). */
+    restore(deliveries: readonly Delivery[]): void;
     /** Sends any payload (known or unknown `type`) to the organisation's webhook URLs. */
     emit(organizationId: string, payload: Record<string, unknown>): Delivery[];
     /** Resolves when no attempt is running; scheduled retries do not count. */
@@ -138,6 +140,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     signingSeed: seed,
     faults,
     options: options.webhooks ?? {},
+    onAttemptFinished: options.onBackgroundChange,
   });
   const emit = (organizationId: string, payload: Record<string, unknown>) => {
     const organization = state.organizations.get(organizationId);
@@ -288,6 +291,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       list: (filter) => sender.list(filter),
       get: (id) => sender.get(id),
       replay: (id, replayOptions) => sender.replay(id, replayOptions),
+      restore: (deliveries) => sender.restore(deliveries),
       emit,
       idle: () => sender.idle(),
       flushHeld: () => sender.flushHeld(),

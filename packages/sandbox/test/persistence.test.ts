@@ -9,7 +9,7 @@ import {
   type SandboxRecordChange,
   type SandboxRecordStore,
 } from '../src/index.js';
-import { adminJson, directClient, fakeMarket, marketOrg, orderInput } from './support.js';
+import { adminJson, directClient, fakeMarket, marketOrg, orderInput, status } from './support.js';
 
 /** A record store in memory with the real one's all-or-nothing batches; `failNext` makes one save fail. */
 function memoryRecords() {
@@ -44,8 +44,11 @@ afterEach(() => {
   for (const s of open.splice(0)) s.close();
 });
 
-async function start(records: SandboxRecordStore, extra: Partial<PersistentSandboxOptions> = {}) {
-  const market = fakeMarket();
+async function start(
+  records: SandboxRecordStore,
+  extra: Partial<PersistentSandboxOptions> = {},
+  market = fakeMarket(),
+) {
   const sandbox = await createPersistentSandbox({
     organizations: [marketOrg()],
     fetch: market.fetch,
@@ -55,7 +58,7 @@ async function start(records: SandboxRecordStore, extra: Partial<PersistentSandb
     ...extra,
   });
   open.push(sandbox);
-  return { sandbox, client: directClient(sandbox) };
+  return { sandbox, client: directClient(sandbox), market };
 }
 
 describe('a persistent sandbox', () => {
@@ -111,7 +114,8 @@ describe('a persistent sandbox', () => {
     saves.length = 0;
     sandbox.orders.approve(order.id);
     await sandbox.flush();
-    expect(saves.flat().map((c) => `${c.kind}/${c.id}`)).toEqual([`order/${order.id}`]);
+    // The order and the webhook its approval sent; nothing else.
+    expect(saves.flat().map((c) => `${c.kind}/${c.id}`)).toEqual(['delivery/dlv_1', `order/${order.id}`]);
   });
 
   it('lets this run’s configuration win for its organisations and keeps others from the store', async () => {
@@ -126,5 +130,31 @@ describe('a persistent sandbox', () => {
       'https://moved.example/v1/webhook',
     ]);
     expect(second.sandbox.organizations.get('org-extra')?.name).toBe('Added on the dashboard');
+  });
+
+  it('keeps the webhook log and retries an unfinished delivery after the restart', async () => {
+    const { store } = memoryRecords();
+    const failing = fakeMarket();
+    failing.answerNext(status(500));
+    const first = await start(store, {}, failing);
+    const order = await first.client.createOrder(orderInput());
+    first.sandbox.orders.approve(order.id);
+    await first.sandbox.webhooks.idle();
+    const [delivery] = first.sandbox.webhooks.list();
+    expect(delivery).toMatchObject({ status: 'retrying', attempts: [{ responseStatus: 500 }] });
+    await first.sandbox.closeAndFlush();
+
+    const market = fakeMarket();
+    const second = await start(store, {}, market);
+    expect(second.sandbox.webhooks.get(delivery!.id)).toMatchObject({ status: 'retrying' });
+    await second.sandbox.tick(second.sandbox.webhooks.schedule[1]!);
+    expect(second.sandbox.webhooks.get(delivery!.id)).toMatchObject({ status: 'delivered' });
+    expect(second.sandbox.webhooks.get(delivery!.id)?.attempts).toHaveLength(2);
+    expect(market.payloads()).toEqual([
+      { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 'APPROVED' },
+    ]);
+    // New deliveries continue the numbering rather than reuse a restored ID.
+    second.sandbox.webhooks.emit('org-market', { type: 'SOMETHING_NEW' });
+    expect(second.sandbox.webhooks.list().map((d) => d.id)).toEqual([delivery!.id, 'dlv_2']);
   });
 });

@@ -2,8 +2,9 @@
  * `createPersistentSandbox`: a sandbox whose records survive a restart. It loads what the record
  * store holds, then writes each change back in one transaction: a request's changes before its
  * answer leaves (so a market that stored an order ID never hears of one the service could forget),
- * changes made by the sandbox's own timers (auto scenario, CANCELING → CANCELED) right after the
- * timer ran, and changes made through the JS API on the next `flush()`. The plain `createSandbox`
+ * changes made by the sandbox's own timers (auto scenario, CANCELING → CANCELED, webhook retries)
+ * right after the timer ran or the webhook attempt finished, and changes made through the JS API
+ * right after the call (`flush()` waits for them). The plain `createSandbox`
  * stays in memory, for tests and msw.
  */
 import { KitError, problemResponse } from '@bnpl-kit/core';
@@ -11,7 +12,7 @@ import { type Clock, isManualClock, systemClock } from '../clock.js';
 import type { SandboxOptions } from '../options.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { StatePersister } from './persister.js';
-import { restoreState } from './records.js';
+import { restoreState, stateToRecords } from './records.js';
 import type { SandboxRecordStore } from './types.js';
 
 export interface PersistentSandbox extends Sandbox {
@@ -54,10 +55,18 @@ export async function createPersistentSandbox(options: PersistentSandboxOptions)
     ...options,
     // A manual clock keeps its identity (tests call tick()); they flush explicitly.
     clock: isManualClock(clock) ? clock : observedClock(clock, background),
+    onBackgroundChange: () => {
+      background();
+      options.onBackgroundChange?.();
+    },
   });
-  restoreState(inner.state, loaded);
-  persister = new StatePersister(inner.state, records, () => inner.clock.now());
+  const { deliveries } = restoreState(inner.state, loaded);
+  persister = new StatePersister(
+    () => stateToRecords(inner.state, inner.webhooks.list(), inner.clock.now()),
+    records,
+  );
   persister.markWritten(loaded);
+  inner.webhooks.restore(deliveries);
   const store = persister;
   // The configured organisations (and anything new) are written at once.
   await store.flush();

@@ -5,22 +5,20 @@
  * copy, so the next flush writes them again. Flushes run one at a time, in call order, and each
  * one looks at the state when it starts: a caller that awaits `flush()` knows its changes are stored.
  */
-import type { SandboxState } from '../state.js';
-import { recordKey, stateToRecords } from './records.js';
+import { recordKey } from './records.js';
 import type { SandboxRecord, SandboxRecordChange, SandboxRecordStore } from './types.js';
 
 export class StatePersister {
-  readonly #state: SandboxState;
+  readonly #snapshot: () => SandboxRecord[];
   readonly #store: SandboxRecordStore;
-  readonly #now: () => number;
   /** Record key → the JSON text last written. */
   readonly #written = new Map<string, { kind: string; id: string; json: string }>();
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(state: SandboxState, store: SandboxRecordStore, now: () => number) {
-    this.#state = state;
+  /** `snapshot` lists every record as it is now. */
+  constructor(snapshot: () => SandboxRecord[], store: SandboxRecordStore) {
+    this.#snapshot = snapshot;
     this.#store = store;
-    this.#now = now;
   }
 
   /** Records that were loaded count as written. */
@@ -39,7 +37,7 @@ export class StatePersister {
 
   async #write(): Promise<void> {
     const current = new Map<string, { kind: string; id: string; json: string }>();
-    for (const r of stateToRecords(this.#state, this.#now())) {
+    for (const r of this.#snapshot()) {
       current.set(recordKey(r.kind, r.id), { kind: r.kind, id: r.id, json: JSON.stringify(r.body) });
     }
     const changes: SandboxRecordChange[] = [];

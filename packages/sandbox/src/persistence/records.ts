@@ -17,13 +17,19 @@ import type {
   StoredAnswer,
   Transaction,
 } from '../state.js';
+import type { Delivery } from '../webhooks/types.js';
 import type { SandboxRecord } from './types.js';
 
 /** `<kind>\u0000<id>`: one key per record, for diffing. */
 export const recordKey = (kind: string, id: string) => `${kind}\u0000${id}`;
 
-export function stateToRecords(state: SandboxState, now: number): SandboxRecord[] {
+export function stateToRecords(
+  state: SandboxState,
+  deliveries: readonly Delivery[],
+  now: number,
+): SandboxRecord[] {
   const records: SandboxRecord[] = [];
+  for (const d of deliveries) records.push({ kind: 'delivery', id: d.id, body: d });
   const add = (kind: string, id: string, body: unknown) => records.push({ kind, id, body });
   for (const o of state.organizations.values()) add('organization', o.id, o);
   for (const u of state.users.values()) add('user', u.credifyId, u);
@@ -45,8 +51,12 @@ export function stateToRecords(state: SandboxState, now: number): SandboxRecord[
  * Fills `state` from records written by `stateToRecords`. Organisations already in `state` (the
  * ones configured for this run, e.g. with this run's webhook URL) win over stored ones.
  */
-export function restoreState(state: SandboxState, records: readonly SandboxRecord[]): void {
+export function restoreState(
+  state: SandboxState,
+  records: readonly SandboxRecord[],
+): { deliveries: Delivery[] } {
   const disbursements: Disbursement[] = [];
+  const deliveries: Delivery[] = [];
   for (const { kind, id, body } of records) {
     switch (kind) {
       case 'organization':
@@ -80,6 +90,9 @@ export function restoreState(state: SandboxState, records: readonly SandboxRecor
       case 'idempotency':
         state.idempotency.set(id, body as StoredAnswer);
         break;
+      case 'delivery':
+        deliveries.push(body as Delivery);
+        break;
       case 'ranked-offers':
         state.rankedOffers.set(id, body as Record<string, unknown>[]);
         break;
@@ -91,6 +104,9 @@ export function restoreState(state: SandboxState, records: readonly SandboxRecor
   // Disbursement IDs count up (`dsb_<n>`), so the list keeps that order.
   disbursements.sort((a, b) => a.at - b.at || serial(a.id) - serial(b.id));
   state.disbursements.push(...disbursements);
+  // Delivery IDs count up too (`dlv_<n>`): the log keeps its order.
+  deliveries.sort((a, b) => serial(a.id) - serial(b.id));
+  return { deliveries };
 }
 
 const serial = (id: string) => Number(/(\d+)$/.exec(id)?.[1] ?? 0);
