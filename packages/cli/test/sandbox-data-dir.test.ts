@@ -13,7 +13,10 @@ afterEach(async () => {
 
 async function runSandbox(args: string[], whileRunning: (url: string, printed: string) => Promise<void>) {
   let printed = '';
-  const io = { stdout: (t: string) => void (printed += t), stderr: (t: string) => void (printed += t) };
+  const append = (text: string) => {
+    printed += text;
+  };
+  const io = { stdout: append, stderr: append };
   const program = new Command('bnpl-kit').exitOverride();
   createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
   await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
