@@ -39,20 +39,27 @@ export function sandboxRecords(store: Store, namespace: string): SandboxRecordRe
     },
     async save(changes) {
       if (changes.length === 0) return;
+      // Two statements whatever the batch size: the rows travel as one JSON array.
+      const upserts = changes
+        .filter((c) => c.body !== null)
+        .map((c) => ({ kind: c.kind, id: c.id, body: c.body }));
+      const deletes = changes.filter((c) => c.body === null).map((c) => ({ kind: c.kind, id: c.id }));
+      const upsertJson = upserts.length > 0 ? JSON.stringify(upserts) : undefined;
       await store.transaction(async (tx) => {
-        for (const change of changes) {
-          if (change.body === null) {
-            await tx.query(
-              'DELETE FROM bnpl_sandbox_records WHERE namespace = $1 AND kind = $2 AND id = $3',
-              [namespace, change.kind, change.id],
-            );
-          } else {
-            await tx.query(
-              `INSERT INTO bnpl_sandbox_records (namespace, kind, id, body) VALUES ($1, $2, $3, $4::jsonb)
-               ON CONFLICT (namespace, kind, id) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
-              [namespace, change.kind, change.id, JSON.stringify(change.body)],
-            );
-          }
+        if (upsertJson !== undefined) {
+          await tx.query(
+            `INSERT INTO bnpl_sandbox_records (namespace, kind, id, body)
+             SELECT $1, r.kind, r.id, r.body FROM jsonb_to_recordset($2::jsonb) AS r(kind text, id text, body jsonb)
+             ON CONFLICT (namespace, kind, id) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
+            [namespace, upsertJson],
+          );
+        }
+        if (deletes.length > 0) {
+          await tx.query(
+            `DELETE FROM bnpl_sandbox_records t USING jsonb_to_recordset($2::jsonb) AS r(kind text, id text)
+             WHERE t.namespace = $1 AND t.kind = r.kind AND t.id = r.id`,
+            [namespace, JSON.stringify(deletes)],
+          );
         }
       });
     },
