@@ -88,6 +88,10 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await gold.locator('input').check();
       await screenshot(page, 'data-sharing-4-an-loyalty-offer');
       await decideInDialog(page, 'approve');
+      // In data-sharing mode the market asks for the payout itself: the page says so.
+      await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
+        /asks for the payout itself\.$/,
+      );
       await finishDialog(page);
       await waitForStatus(page, anOrder, 'APPROVED');
       const { transactions } = await adminGet(target, '/sandbox/transactions');

@@ -192,7 +192,10 @@ async function decide(action) {
     $('result-text').textContent = approved
       ? 'Next, ' + data.providerName + ' confirms the order is ready and ' + data.appName +
         ' is paid; ' + data.appName + ' shows each step as it happens. In the sandbox you play the provider: ' +
-        'use Ready and Paid in the order list of ' + data.appName + ' or in the sandbox console.'
+        (data.dataSharing
+          ? 'use Ready in the order list of ' + data.appName + ' or in the sandbox console; ' + data.appName +
+            ' then asks for the payout itself.'
+          : 'use Ready and Paid in the order list of ' + data.appName + ' or in the sandbox console.')
       : 'Nothing was charged. You can pay another way.';
     show('result');
   } catch (error) {
