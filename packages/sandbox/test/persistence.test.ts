@@ -157,4 +157,45 @@ describe('a persistent sandbox', () => {
     second.sandbox.webhooks.emit('org-market', { type: 'SOMETHING_NEW' });
     expect(second.sandbox.webhooks.list().map((d) => d.id)).toEqual([delivery!.id, 'dlv_2']);
   });
+
+  it('resumes a delivery whose first attempt was still due, and fails then retries one the restart cut off', async () => {
+    const { store } = memoryRecords();
+    const body = JSON.stringify({
+      type: 'BNPL_ORDER_STATUS_UPDATED',
+      order_id: 'ord_1',
+      order_status: 'APPROVED',
+    });
+    const delivery = (id: string, status: string, attempts: unknown[]) => ({
+      id,
+      eventId: `evt_${id}`,
+      eventType: 'BNPL_ORDER_STATUS_UPDATED',
+      organizationId: 'org-market',
+      url: 'https://market.test/v1/webhook',
+      body,
+      status,
+      attempts,
+      createdAt: 0,
+      verbatim: false,
+    });
+    const cutOff = { number: 1, startedAt: 0, requestHeaders: {} };
+    await store.save([
+      { kind: 'delivery', id: 'dlv_7', body: delivery('dlv_7', 'pending', []) },
+      { kind: 'delivery', id: 'dlv_8', body: delivery('dlv_8', 'in_flight', [cutOff]) },
+    ]);
+    const market = fakeMarket();
+    const { sandbox } = await start(store, {}, market);
+    await sandbox.webhooks.idle();
+    expect(sandbox.webhooks.get('dlv_7')).toMatchObject({
+      status: 'delivered',
+      attempts: [{ outcome: 'success' }],
+    });
+    expect(sandbox.webhooks.get('dlv_8')).toMatchObject({
+      status: 'retrying',
+      attempts: [{ outcome: 'network_error', error: expect.stringMatching(/restarted/) }],
+    });
+    await sandbox.tick(sandbox.webhooks.schedule[1]!);
+    expect(sandbox.webhooks.get('dlv_8')).toMatchObject({ status: 'delivered' });
+    expect(sandbox.webhooks.get('dlv_8')?.attempts).toHaveLength(2);
+    expect(market.received).toHaveLength(2);
+  });
 });
