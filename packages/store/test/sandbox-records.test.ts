@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxRecords } from '../src/index.js';
 import { backends, type TestDatabase, unique } from './helpers/backends.js';
 
-describe.each(backends)('sandbox records on $name', (backend) => {
+// Each test opens a fresh PGlite (initdb in WebAssembly): seconds, many more on a loaded machine.
+describe.each(backends)('sandbox records on $name', { timeout: 60_000 }, (backend) => {
   const opened: TestDatabase[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((db) => db.close()));
