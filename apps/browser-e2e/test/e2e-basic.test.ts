@@ -10,7 +10,6 @@ import {
   adminGet,
   decideInDialog,
   finishDialog,
-  provider,
   serverErrors,
   startPayLater,
   waitForStatus,
@@ -35,16 +34,30 @@ describe('demo shop, basic mode, in Chromium', () => {
 
       await decideInDialog(page, 'approve');
       await expect(frame.locator('#result-notice').textContent()).resolves.toBe('Approved: you pay later.');
+      // The dialog promises only what happens: the provider's next steps, not an immediate payment.
+      await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
+        /^Next, Sandbox BNPL provider confirms the order is ready/,
+      );
+      // The order list behind the open dialog follows the webhook already.
+      await waitForStatus(page, orderId, 'APPROVED');
+      expect(await page.locator('dialog[data-bnpl-kit][open]').count()).toBe(1);
       await screenshot(page, 'basic-2-approved-in-dialog');
       await finishDialog(page);
       await expect(page.locator('#message').textContent()).resolves.toMatch(/^Approved!/);
-      await waitForStatus(page, orderId, 'APPROVED');
       await screenshot(page, 'basic-3-approved');
 
-      await provider(target, orderId, 'ready');
-      await provider(target, orderId, 'paid');
+      // The provider's next steps, from the shop's own order list (the sandbox plays the provider).
+      const row = page.locator(`[data-order-id="${orderId}"]`);
+      await expect(row.locator('.next').textContent()).resolves.toMatch(/confirms the order is ready/);
+      await row.locator('button[data-move="ready"]').click();
+      await waitForStatus(page, orderId, 'DISBURSING');
+      await row.locator('button[data-move="paid"]').click();
       await waitForStatus(page, orderId, 'PAID');
+      await expect(row.locator('button.provider').count()).resolves.toBe(0);
       await screenshot(page, 'basic-4-paid');
+      await expect(page.locator('#sandbox-console').getAttribute('href')).resolves.toBe(
+        '/sandbox-service/sandbox/console',
+      );
 
       const { deliveries } = await adminGet(
         target,
@@ -122,6 +135,11 @@ describe('demo shop, basic mode, in Chromium', () => {
         direct.click('#done'),
       ]);
       expect(direct.url().startsWith(target.url)).toBe(true);
+      // Back at the market, a page for people (not raw JSON) that follows the stored status.
+      await direct.locator('#title').waitFor();
+      await expect(direct.locator('#status').textContent()).resolves.toMatch(/^(PENDING|APPROVED)$/);
+      await direct.locator('#status', { hasText: 'APPROVED' }).waitFor();
+      await expect(direct.locator('#title').textContent()).resolves.toBe('Approved');
       await waitForStatus(page, orderId, 'APPROVED');
       expect(problems).toEqual([]);
       expect(serverErrors(target)).toEqual([]);

@@ -28,8 +28,13 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       const orderId = await startPayLater(page, ['rice-cooker', 'silk-scarf']);
       const frame = dialogFrame(page);
       await frame.locator('#shared').waitFor();
-      const scopes = (await frame.locator('#shared-scopes').textContent())!.split(', ');
+      const shared = frame.locator('#shared-scopes [data-scope]');
+      const scopes = await shared.evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.scope!));
       expect(scopes.length).toBeGreaterThan(0);
+      // Scope names as people read them: never the organisation-prefixed wire name.
+      const labels = await shared.allTextContents();
+      expect(labels.join('')).not.toMatch(/org-|:/);
+      expect(labels.join('')).toContain('Loyalty membership');
       await screenshot(page, 'data-sharing-1-offer');
 
       const order = await adminGet(target, `/sandbox/orders/${encodeURIComponent(orderId)}`);
@@ -49,6 +54,61 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await provider(target, orderId, 'paid');
       await waitForStatus(page, orderId, 'PAID');
       await screenshot(page, 'data-sharing-2-paid');
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'what data-sharing changes: An is offered the loyalty plan and takes it, Bình is not offered it',
+    async () => {
+      const { browser, target } = demo();
+      const { page, context, problems } = await openShop(browser, target.url);
+      const signIn = async (userId: string) => {
+        await page.selectOption('#user-select', userId);
+        await page.locator(`body[data-signed-in="${userId}"]`).waitFor();
+      };
+      const offersShown = async () => {
+        const frame = dialogFrame(page);
+        await frame.locator('#shared').waitFor();
+        return frame
+          .locator('[data-offer]')
+          .evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.offer));
+      };
+
+      await signIn('user-an');
+      const anOrder = await startPayLater(page, ['headphones']);
+      expect(await offersShown()).toEqual(['sandbox-pay-in-3', 'loyalty-gold-pay-in-6']);
+      const frame = dialogFrame(page);
+      const gold = frame.locator('[data-offer="loyalty-gold-pay-in-6"]');
+      await expect(gold.locator('.unlocked').textContent()).resolves.toContain('Loyalty membership');
+      await expect(gold.locator('.plan > div').count()).resolves.toBe(6);
+      await gold.locator('input').check();
+      await screenshot(page, 'data-sharing-4-an-loyalty-offer');
+      await decideInDialog(page, 'approve');
+      // In data-sharing mode the market asks for the payout itself: the page says so.
+      await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
+        /asks for the payout itself\.$/,
+      );
+      await finishDialog(page);
+      await waitForStatus(page, anOrder, 'APPROVED');
+      const { transactions } = await adminGet(target, '/sandbox/transactions');
+      const anOrderRecord = await adminGet(target, `/sandbox/orders/${encodeURIComponent(anOrder)}`);
+      expect(transactions).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ order_id: anOrder, offer_code: 'loyalty-gold-pay-in-6' }),
+        ]),
+      );
+      expect(anOrderRecord.order_status).toBe('APPROVED');
+
+      await signIn('user-binh');
+      await startPayLater(page, ['tea-set']);
+      expect(await offersShown()).toEqual(['sandbox-pay-in-3']);
+      await screenshot(page, 'data-sharing-5-binh-one-offer');
+      await page.keyboard.press('Escape');
+      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
       expect(problems).toEqual([]);
       expect(serverErrors(target)).toEqual([]);
       await context.close();

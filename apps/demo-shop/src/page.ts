@@ -88,6 +88,9 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 .cart-line:first-child, .order:first-child { border-top: 0; }
 .cart-line .name, .order .what { flex: 1; min-width: 0; }
 .order .what span { display: block; color: var(--muted); font-size: 12px; }
+.order .what .next { color: #312e81; }
+.order button.provider { margin-top: 4px; padding: 3px 10px; font-size: 12px; }
+.topbar a { color: var(--brand); font-size: 14px; }
 .qty { display: inline-flex; align-items: center; gap: 6px; }
 .qty button { padding: 0 8px; border-radius: 6px; }
 .total { display: flex; justify-content: space-between; border-top: 1px solid var(--line); margin-top: 8px; padding-top: 10px; font-weight: 700; }
@@ -103,6 +106,13 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 #message[data-tone="bad"] { background: #fee2e2; color: var(--bad); }
 footer { text-align: center; color: var(--muted); font-size: 13px; padding: 8px 24px 32px; }
 `;
+
+/** The sandbox console, a tab away, when the service is the sandbox on this origin. */
+function consoleLink(config: BrowserConfig): string {
+  if (config.env !== 'sandbox' || !config.serviceUrl.startsWith('/')) return '';
+  const href = `${config.serviceUrl}/sandbox/console`;
+  return `<a id="sandbox-console" href="${escapeHtml(href)}" target="_blank" rel="noopener">Sandbox console</a>`;
+}
 
 export function renderStorefront(config: BrowserConfig): string {
   const products = PRODUCTS.map(
@@ -131,6 +141,7 @@ export function renderStorefront(config: BrowserConfig): string {
   <span class="spacer"></span>
   <label>Signed in as <select id="user-select" aria-label="Demo user"></select></label>
   <button id="passport-button" disabled>Pay-later account</button>
+${consoleLink(config)}
 </header>
 <main class="layout">
   <section aria-label="Products">

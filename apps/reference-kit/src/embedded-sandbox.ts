@@ -4,10 +4,18 @@
  * offer filtering), whitelisted, with the demo offers approved. The market's service client reaches
  * it through an in-process fetch; the sandbox reaches the market over real HTTP (webhooks, offer
  * filtering), through the framework adapter like the real service would. The same sandbox is also
- * served under `/sandbox-service` for the browser SDK and for curl.
+ * served under `/sandbox-service` for the browser SDK and for curl. Its records live in the market's
+ * own database (table `bnpl_sandbox_records`), so a restart keeps the service-side orders that the
+ * market's rows point at.
  */
 import { createServiceClient, type ServiceClient } from '@bnpl-kit/core';
-import { createSandbox, createSandboxFetch, type Sandbox, type SandboxOptions } from '@bnpl-kit/sandbox';
+import {
+  createPersistentSandbox,
+  createSandboxFetch,
+  type PersistentSandbox,
+  type PersistentSandboxOptions,
+} from '@bnpl-kit/sandbox';
+import { type Store, sandboxRecords } from '@bnpl-kit/store';
 import type { ServerConfig } from './config.js';
 import { DEFAULT_PROVIDING_BASIC_PROFILE, demoOffers } from './demo-data.js';
 import { publicKeyOf, type SandboxKeys } from './keys.js';
@@ -15,7 +23,7 @@ import { publicKeyOf, type SandboxKeys } from './keys.js';
 export const SANDBOX_MOUNT = '/sandbox-service';
 
 export interface EmbeddedSandbox {
-  sandbox: Sandbox;
+  sandbox: PersistentSandbox;
   /** The service client of the market, wired to the sandbox in-process. */
   service: ServiceClient;
   /** The sandbox's webhook public key (what SERVICE_PUBLIC_KEY would be). */
@@ -28,13 +36,17 @@ export async function startEmbeddedSandbox(input: {
   config: ServerConfig;
   keys: SandboxKeys;
   publicBaseUrl: string;
+  /** Where the sandbox keeps its records: the market's store. */
+  store: Store;
   /** Test hooks: e.g. a compressed retry schedule. */
-  options?: Partial<SandboxOptions>;
+  options?: Partial<Omit<PersistentSandboxOptions, 'records'>>;
 }): Promise<EmbeddedSandbox> {
   const { config, keys, publicBaseUrl } = input;
   const dataSharing = config.integrationMode === 'data-sharing';
-  const sandbox = createSandbox({
+  const sandbox = await createPersistentSandbox({
     ...input.options,
+    // One namespace per organisation: servers sharing a database keep their sandboxes apart.
+    records: sandboxRecords(input.store, `embedded:${keys.appId}`),
     signingKey: keys.sandboxSigningKey!.reveal(),
     organizations: [
       {

@@ -32,7 +32,10 @@ function startExpress(market: Market, own: OwnRoutes): NodeListener {
   const app = express();
   app.disable('x-powered-by');
   for (const [path, route] of Object.entries(own)) {
-    app.get(path, async (req, res) => void (await sendResponse(res, await route(urlOf(req)))));
+    app.get(
+      path,
+      async (req, res) => void (await sendResponse(res, await route(urlOf(req), req.headers.accept ?? ''))),
+    );
   }
   app.use(expressAdapter.createBnplRouter(market));
   app.use((req, res) => void sendResponse(res, notFound(req.path)));
@@ -47,7 +50,7 @@ function startKoa(market: Market, own: OwnRoutes): NodeListener {
   };
   app.use(async (ctx, next) => {
     const route = ctx.method === 'GET' ? own[ctx.path] : undefined;
-    return route ? send(ctx, await route(urlOf(ctx.req))) : next();
+    return route ? send(ctx, await route(urlOf(ctx.req), ctx.get('accept'))) : next();
   });
   app.use(koaAdapter.createBnplRouter(market));
   app.use((ctx) => send(ctx, notFound(ctx.path)));
@@ -56,7 +59,8 @@ function startKoa(market: Market, own: OwnRoutes): NodeListener {
 
 function startHono(market: Market, own: OwnRoutes): NodeListener {
   const app = new Hono();
-  for (const [path, route] of Object.entries(own)) app.get(path, (c) => route(new URL(c.req.url)));
+  for (const [path, route] of Object.entries(own))
+    app.get(path, (c) => route(new URL(c.req.url), c.req.header('accept') ?? ''));
   app.route('/', honoAdapter.createBnplRouter(market));
   app.notFound((c) => notFound(c.req.path));
   return getRequestListener(app.fetch);

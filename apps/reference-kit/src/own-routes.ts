@@ -5,10 +5,14 @@
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
 import type { Store } from '@bnpl-kit/store';
+import { completePage, wantsHtml } from './complete-page.js';
 import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
 
-/** The server's own GET routes, fetch-style (path → handler), so every framework serves the same answers. */
-export type OwnRoute = (url: URL) => Response | Promise<Response>;
+/**
+ * The server's own GET routes, fetch-style (path → handler), so every framework serves the same
+ * answers. `accept` is the request's Accept header: a browser gets a page where a script gets JSON.
+ */
+export type OwnRoute = (url: URL, accept: string) => Response | Promise<Response>;
 export type OwnRoutes = Record<string, OwnRoute>;
 
 export const BNPL_COMPLETE_PATH = '/bnpl/complete';
@@ -31,9 +35,13 @@ export function createOwnRoutes(
         { status: ready ? 200 : 503, headers: noStore },
       );
     },
-    async [BNPL_COMPLETE_PATH](url) {
+    async [BNPL_COMPLETE_PATH](url, accept) {
       const orderId = url.searchParams.get('order_id') ?? '';
       const order = orderId === '' ? undefined : await store.findOrderById(orderId);
+      // A person sent back by the provider reads a page; curl and scripts keep the JSON.
+      if (wantsHtml(accept)) {
+        return completePage({ orderId, status: order?.status, shopUrl: demo ? '/' : undefined });
+      }
       return Response.json(
         {
           message: 'The BNPL flow is finished; the order status arrives by webhook.',

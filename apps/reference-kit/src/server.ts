@@ -129,9 +129,18 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
 
     let embedded: EmbeddedSandbox | undefined;
     if (config.embeddedSandbox && keys) {
-      embedded = await startEmbeddedSandbox({ config, keys, publicBaseUrl, options: options.sandboxOptions });
+      embedded = await startEmbeddedSandbox({
+        config,
+        keys,
+        publicBaseUrl,
+        store,
+        options: {
+          onPersistError: (err) => logger.error({ err }, 'the sandbox could not store its state'),
+          ...options.sandboxOptions,
+        },
+      });
       const sandbox = embedded.sandbox;
-      cleanup.push(() => sandbox.close());
+      cleanup.push(() => sandbox.closeAndFlush());
       http.setSandbox(sandbox);
     }
     const service = embedded?.service ?? createServiceClient({ baseUrl: config.serviceApiUrl!, apiKey });
@@ -217,7 +226,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
           state.draining = true;
           await http.close();
           await worker?.stop();
-          embedded?.sandbox.close();
+          await embedded?.sandbox.closeAndFlush();
           if (!options.store) await store.close();
           logger.info({}, 'stopped');
         })();

@@ -146,6 +146,11 @@ export function startBanner(input: BannerInput): string {
   if (input.shopUrl) {
     lines.push('', `Demo shop: open ${input.shopUrl} in a browser and buy something with Pay later.`);
   }
+  if (input.embedded) {
+    lines.push(
+      `Sandbox console: ${input.serviceUrl}/sandbox/console (orders, webhooks, the provider's buttons).`,
+    );
+  }
   if (input.keyExports.length > 0) {
     lines.push(
       '',

@@ -1,7 +1,8 @@
 /**
  * A restart keeps the data: the orders, the users' service IDs and commitments in the database
  * (a PGlite directory, or PostgreSQL), and the generated sandbox keys in the key file, so the same
- * organisation, tokens and sessions work after the restart.
+ * organisation, tokens and sessions work after the restart. The embedded sandbox keeps its records
+ * in the same database, so the service still knows the orders the market's rows point at.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -56,6 +57,7 @@ describe.each(BACKENDS)('restart (%s)', (backend) => {
       });
       expect(pushed.status).toBe(200);
       orderId = await marketClient(first.url, first.marketApiToken.reveal()).createOrder('restart-1');
+      await sandboxAdmin(first.embedded!.serviceUrl).act(orderId, 'approve', { credify_id: credifyId });
     } finally {
       await first.close();
     }
@@ -65,10 +67,17 @@ describe.each(BACKENDS)('restart (%s)', (backend) => {
       expect(second.keys!.generatedExports).toEqual([]);
       expect(second.appId).toBe(first.appId);
       expect(second.marketApiToken.reveal()).toBe(first.marketApiToken.reveal());
-      expect(await second.store.findOrderById(orderId)).toMatchObject({
+      expect(await second.store.findOrderById(orderId)).toMatchObject({ referenceId: 'restart-1' });
+      // The service side survived too: the order, its approval and the service user.
+      expect(second.embedded!.sandbox.orders.get(orderId)).toMatchObject({
         referenceId: 'restart-1',
-        status: 'PENDING',
+        status: 'APPROVED',
+        credifyId,
       });
+      const lookup = await http(`${second.url}/v1/orders/service/${orderId}`, {
+        token: second.marketApiToken.reveal(),
+      });
+      expect(lookup).toMatchObject({ status: 200, body: { id: orderId, status: 'APPROVED' } });
       expect((await second.store.findUserById('user-an'))?.credifyId).toBe(credifyId);
       const demo = await http(`${second.url}/v1/demo-user`);
       expect(demo.body.session_token).toBe(session);

@@ -119,6 +119,7 @@ export async function checkAvailability(
   const offers = organization.offerFilteringUrl
     ? await askMarketToRank(deps, organization, organization.offerFilteringUrl, user)
     : organization.approvedOffers;
+  deps.state.rankedOffers.set(user.credifyId, offers);
   return { offers, credifyId: user.credifyId };
 }
 

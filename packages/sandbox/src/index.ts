@@ -19,6 +19,12 @@ export {
   type OrganizationInput,
 } from './organizations.js';
 export { PAGE_SESSION_HEADER } from './pages/index.js';
+export {
+  createPersistentSandbox,
+  type PersistentSandbox,
+  type PersistentSandboxOptions,
+} from './persistence/persistent-sandbox.js';
+export type { SandboxRecord, SandboxRecordChange, SandboxRecordStore } from './persistence/types.js';
 export type { CallFilter, RecordedCall } from './recorder.js';
 export { createSandbox, type HandleOptions, type Sandbox } from './sandbox.js';
 export { type SandboxServer, type SandboxServerOptions, startSandboxServer } from './server.js';

@@ -27,6 +27,8 @@ export interface SandboxOptions extends Partial<OrderBehaviour> {
   adminToken?: string;
   /** How long the sandbox waits for a market's offer filtering endpoint. Default 5000. */
   offerFilteringTimeoutMs?: number;
+  /** Told when state changed outside a request or timer (a webhook attempt finished): persistence. */
+  onBackgroundChange?: () => void;
 }
 
 export const DEFAULT_ORGANIZATION_ID = 'sandbox-org';

@@ -1,7 +1,7 @@
 /**
  * `createSandbox`: the simulated BNPL service and provider as one fetch handler plus state access.
  * It serves the service routes of the shared route table (service-api.ts) and a small admin API
- * under `/sandbox/...` (admin/routes.ts), the hosted pages the web SDK opens under `/pages/...`
+ * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the hosted pages the web SDK opens under `/pages/...`
  * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
 import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
@@ -10,6 +10,7 @@ import { handleAdminRoute } from './admin/handler.js';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';
 import { type Clock, isManualClock, systemClock } from './clock.js';
+import { consoleResponse, isConsolePath } from './console/handler.js';
 import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
 import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
 import { OrderBook, type ReadinessVia } from './orders.js';
@@ -92,6 +93,8 @@ export interface Sandbox {
     list(filter?: DeliveryFilter): Delivery[];
     get(id: string): Delivery | undefined;
     replay(id: string, options?: { verbatim?: boolean }): Delivery | undefined;
+    /** Takes back deliveries recorded before a restart and resumes the unfinished ones (persistence). */
+    restore(deliveries: readonly Delivery[]): void;
     /** Sends any payload (known or unknown `type`) to the organisation's webhook URLs. */
     emit(organizationId: string, payload: Record<string, unknown>): Delivery[];
     /** Resolves when no attempt is running; scheduled retries do not count. */
@@ -137,6 +140,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     signingSeed: seed,
     faults,
     options: options.webhooks ?? {},
+    onAttemptFinished: options.onBackgroundChange,
   });
   const emit = (organizationId: string, payload: Record<string, unknown>) => {
     const organization = state.organizations.get(organizationId);
@@ -188,6 +192,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
         idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
       };
+      // The console page is a shell without data: it is served before the admin token check.
+      if (isConsolePath(path)) return consoleResponse(request, { adminToken: options.adminToken });
       if (path === '/sandbox' || path.startsWith('/sandbox/')) {
         const response = await handleAdminRoute(sandbox, { adminToken: options.adminToken }, request, path);
         calls.record({
@@ -285,6 +291,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       list: (filter) => sender.list(filter),
       get: (id) => sender.get(id),
       replay: (id, replayOptions) => sender.replay(id, replayOptions),
+      restore: (deliveries) => sender.restore(deliveries),
       emit,
       idle: () => sender.idle(),
       flushHeld: () => sender.flushHeld(),

@@ -94,6 +94,11 @@ export class SandboxState {
   readonly disbursements: Disbursement[] = [];
   /** By order ID: repayments made on the passport page. */
   readonly repayments = new Map<string, Repayment>();
+  /**
+   * By credify ID: the offers availability last answered for the user, as the market's offer
+   * filtering ranked them (data-sharing) or every approved offer (basic). The BNPL page shows these.
+   */
+  readonly rankedOffers = new Map<string, Record<string, unknown>[]>();
   /** Successful answers of mutating calls by `<org>|<operation>|<Idempotency-Key>`. */
   readonly idempotency = new Map<string, StoredAnswer>();
 

@@ -8,5 +8,11 @@ export { DEFAULT_DATA_DIR, type OpenStoreOptions, openStore } from './open-store
 export * from './records.js';
 export { DEFAULT_JOB_RETRY, type JobOps, jobBackoffMs } from './repositories/jobs.js';
 export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
+export {
+  type SandboxRecord,
+  type SandboxRecordChange,
+  type SandboxRecordRepository,
+  sandboxRecords,
+} from './repositories/sandbox-records.js';
 export { hashSessionToken, type UserOps } from './repositories/users.js';
 export type { Store, StoreOperations, StoreTransaction } from './store.js';

@@ -21,6 +21,7 @@ const TABLES = [
   'bnpl_order_status_history',
   'bnpl_orders',
   'bnpl_processed_events',
+  'bnpl_sandbox_records',
   'bnpl_users',
 ];
 

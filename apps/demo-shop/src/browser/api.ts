@@ -52,6 +52,12 @@ export const shopApi = {
     }).then((b) => b.order),
   orders: (token: string) =>
     call<{ orders: ShopOrderView[] }>('/shop/orders', { token }).then((b) => b.orders),
+  /** Sandbox only: the provider's move, through the sandbox's admin API (what the console's buttons do). */
+  providerMove: (serviceUrl: string, orderId: string, move: 'ready' | 'paid') =>
+    call<Record<string, unknown>>(`${serviceUrl}/sandbox/orders/${encodeURIComponent(orderId)}/${move}`, {
+      method: 'POST',
+      body: '{}',
+    }),
   /** Data-sharing mode: the market pushes the user's claims to the service (WIRE §5 push-claims). */
   pushClaims: (marketPrefix: string, token: string, userId: string, credifyId: string) =>
     call<{ credify_id: string }>(`${marketPrefix}/push-claims`, {

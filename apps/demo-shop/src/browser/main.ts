@@ -6,7 +6,15 @@
  */
 import { type BnplCompletion, type BnplUser, configure } from '@bnpl-kit/web';
 import { type ShopOrderView, shopApi } from './api.js';
-import { $, type CartLineView, renderCart, renderOrders, showMessage } from './view.js';
+import {
+  $,
+  type CartLineView,
+  type NextSteps,
+  type ProviderMove,
+  renderCart,
+  renderOrders,
+  showMessage,
+} from './view.js';
 
 interface ShopConfig {
   appName: string;
@@ -66,10 +74,33 @@ function renderCartView(): void {
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let pollUntil = 0;
 
+// The sandbox's provider buttons, when its admin API is on this origin (the embedded sandbox).
+const sandboxHere = config.env === 'sandbox' && config.serviceUrl.startsWith('/');
+const nextSteps: NextSteps = {
+  providerButtons: sandboxHere,
+  marketDisburses: config.mode === 'data-sharing',
+  onMove: (orderId, move) => void providerMove(orderId, move),
+};
+
 async function refreshOrders(): Promise<void> {
   if (!token) return;
   orders = await shopApi.orders(token);
-  renderOrders(orders);
+  renderOrders(orders, nextSteps);
+}
+
+async function providerMove(orderId: string, move: ProviderMove): Promise<void> {
+  try {
+    await shopApi.providerMove(config.serviceUrl, orderId, move);
+    showMessage(
+      move === 'ready'
+        ? 'The provider confirmed the order is ready; the shop is told by webhook.'
+        : 'The provider paid the shop; the order is complete.',
+      'good',
+    );
+  } catch (error) {
+    showMessage(`The provider could not do that: ${errorText(error)}`, 'bad');
+  }
+  watchOrders();
 }
 
 /** Polls while an order is still moving: every second for ten minutes after the last purchase. */
@@ -100,7 +131,9 @@ async function checkAvailability(): Promise<boolean> {
     }
     available = result.isAvailable;
     hint.textContent = available
-      ? 'Pay later: 3 interest-free instalments.'
+      ? config.mode === 'data-sharing'
+        ? `Pay later is available. Your offers depend on the profile ${config.appName} shares with the provider: loyalty members get more.`
+        : 'Pay later: 3 interest-free instalments.'
       : 'Pay later is not available for this account.';
   } catch (error) {
     available = undefined;
@@ -111,7 +144,10 @@ async function checkAvailability(): Promise<boolean> {
 }
 
 const COMPLETION_MESSAGES: Record<BnplCompletion['status'], [string, 'info' | 'good' | 'bad']> = {
-  approved: ['Approved! The provider pays the shop; you pay in 3 instalments.', 'good'],
+  approved: [
+    'Approved! Next the provider confirms the order is ready and pays the shop; your order below follows each step.',
+    'good',
+  ],
   rejected: ['The provider declined this purchase. Nothing was charged.', 'bad'],
   pending: ['The provider is still deciding; the order status below will update.', 'info'],
   failed: ['Pay later failed. Nothing was charged.', 'bad'],
@@ -157,6 +193,8 @@ async function payLater(): Promise<void> {
     cart.clear();
     renderCartView();
     await refreshOrders();
+    // Follow the order while the dialog is open too: the webhooks do not wait for it to close.
+    watchOrders();
     showMessage('Finish paying in the pay-later window.');
     const completion = await presentModally(currentUser, session, order);
     const [text, tone] = COMPLETION_MESSAGES[completion.status];
@@ -202,7 +240,11 @@ async function signIn(userId: string): Promise<void> {
   available = undefined;
   updateButtons();
   await refreshOrders();
+  // Orders still moving (e.g. after a reload) are followed until they settle.
+  if (orders.some((o) => !FINAL.has(o.status))) watchOrders();
   await checkAvailability();
+  // Tests (and curious people) can tell which user the page has finished signing in.
+  document.body.dataset.signedIn = shopUser.id;
 }
 
 async function start(): Promise<void> {

@@ -54,7 +54,38 @@ export function renderCart(
   $('cart-empty').hidden = lines.length > 0;
 }
 
-export function renderOrders(orders: ShopOrderView[]): void {
+/** The provider's next move for an order in this status, when the shop shows it (sandbox only). */
+export type ProviderMove = 'ready' | 'paid';
+
+export interface NextSteps {
+  /** The sandbox's provider buttons are reachable from this page (its admin API is same-origin). */
+  providerButtons: boolean;
+  /** Data-sharing: after readiness the market itself asks for the disbursement (no Paid button). */
+  marketDisburses: boolean;
+  onMove(orderId: string, move: ProviderMove): void;
+}
+
+/** What happens next for an order, in words, and the provider's button for it. */
+function nextStep(status: string, steps: NextSteps): { text: string; move?: ProviderMove } | undefined {
+  if (status === 'PENDING') return { text: 'Waiting for the pay-later decision.' };
+  if (status === 'APPROVED') {
+    return { text: 'Approved. Next: the provider confirms the order is ready to pay out.', move: 'ready' };
+  }
+  if (status === 'DISBURSING') {
+    return steps.marketDisburses
+      ? { text: 'Ready: the shop is asking the provider for the payout.' }
+      : { text: 'Ready. Next: the provider pays the shop.', move: 'paid' };
+  }
+  if (status === 'CANCELING') return { text: 'Being canceled.' };
+  return undefined;
+}
+
+const MOVE_LABELS: Record<ProviderMove, string> = {
+  ready: 'Provider: confirm ready',
+  paid: 'Provider: pay the shop',
+};
+
+export function renderOrders(orders: ShopOrderView[], steps: NextSteps): void {
   $('orders').replaceChildren(
     ...orders.map((order) => {
       const what = order.lines.map((l) => (l.quantity > 1 ? `${l.name} × ${l.quantity}` : l.name)).join(', ');
@@ -68,6 +99,7 @@ export function renderOrders(orders: ShopOrderView[]): void {
           { className: 'what' },
           el('strong', { textContent: what }),
           el('span', { textContent: `${order.reference_id} · ${formatVnd(order.total_amount.value)}` }),
+          ...nextStepNodes(order, steps),
         ),
         status,
       );
@@ -76,4 +108,21 @@ export function renderOrders(orders: ShopOrderView[]): void {
     }),
   );
   $('orders-empty').hidden = orders.length > 0;
+}
+
+function nextStepNodes(order: ShopOrderView, steps: NextSteps): HTMLElement[] {
+  const next = nextStep(order.status, steps);
+  if (!next) return [];
+  const nodes: HTMLElement[] = [el('span', { className: 'next', textContent: next.text })];
+  if (next.move && steps.providerButtons) {
+    const move = next.move;
+    const button = el('button', { type: 'button', className: 'provider', textContent: MOVE_LABELS[move] });
+    button.dataset.move = move;
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      steps.onMove(order.id, move);
+    });
+    nodes.push(button);
+  }
+  return nodes;
 }

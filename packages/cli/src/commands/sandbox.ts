@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { base64UrlEncode } from '@bnpl-kit/core';
 import {
+  createPersistentSandbox,
   DEFAULT_ORGANIZATION_ID,
   generateApiKey,
   type OrganizationInput,
@@ -16,6 +17,7 @@ import {
 } from '@bnpl-kit/sandbox';
 import { InvalidArgumentError } from 'commander';
 import type { CliIO, CommandModule } from '../index.js';
+import { openSandboxRecords, rememberedKeys } from './sandbox-data-dir.js';
 
 interface SandboxFlags {
   port: number;
@@ -29,6 +31,7 @@ interface SandboxFlags {
   timeScale?: number;
   autoApprove?: number;
   autoReady?: number;
+  dataDir?: string;
 }
 
 function number(kind: 'port' | 'ms' | 'scale') {
@@ -53,9 +56,12 @@ interface Prepared {
 
 async function prepare(flags: SandboxFlags): Promise<Prepared> {
   const options = flags.config ? optionsFromConfig(JSON.parse(await readFile(flags.config, 'utf8'))) : {};
+  // With --data-dir, what would be generated is the previous run's (or generated once and kept).
+  const kept = flags.dataDir === undefined ? undefined : await rememberedKeys(flags.dataDir);
+  if (kept) options.signingKey ??= kept.webhookSigningKey;
   let generatedSigningKey: string | undefined;
   if (!options.organizations || options.organizations.length === 0) {
-    generatedSigningKey = base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
+    generatedSigningKey = kept?.appSigningKey ?? base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
     options.organizations = [{ id: DEFAULT_ORGANIZATION_ID, signingKey: generatedSigningKey }];
   }
   const [first, ...rest] = options.organizations;
@@ -67,7 +73,7 @@ async function prepare(flags: SandboxFlags): Promise<Prepared> {
     ...(flags.offerFilteringUrl && { offerFilteringUrl: flags.offerFilteringUrl }),
   };
   // Generated here rather than by the sandbox so that it can be printed.
-  if (!org.apiKeys || org.apiKeys.length === 0) org.apiKeys = [generateApiKey()];
+  if (!org.apiKeys || org.apiKeys.length === 0) org.apiKeys = [kept?.apiKey ?? generateApiKey()];
   options.organizations = [org, ...rest];
   if (flags.adminToken) options.adminToken = flags.adminToken;
   if (flags.timeScale !== undefined) options.webhooks = { ...options.webhooks, timeScale: flags.timeScale };
@@ -167,14 +173,27 @@ export function createSandboxCommand(
       .option('--time-scale <factor>', 'multiply the webhook retry schedule (e.g. 0.001)', number('scale'))
       .option('--auto-approve <ms>', 'approve every new order after this many ms', number('ms'))
       .option('--auto-ready <ms>', 'confirm readiness this many ms after approval', number('ms'))
+      .option('--data-dir <dir>', 'keep orders, users and keys in this directory across restarts')
       .action(async (flags: SandboxFlags) => {
         const { options, generatedSigningKey } = await prepare(flags);
-        const server = await startSandboxServer({ ...options, port: flags.port, host: flags.host });
+        const stored = flags.dataDir === undefined ? undefined : await openSandboxRecords(flags.dataDir);
+        const sandbox = stored && (await createPersistentSandbox({ ...options, records: stored.records }));
         try {
-          io.stdout(await banner(server, generatedSigningKey));
-          await wait(server, io);
+          const server = await startSandboxServer({
+            ...options,
+            ...(sandbox && { sandbox }),
+            port: flags.port,
+            host: flags.host,
+          });
+          try {
+            io.stdout(await banner(server, generatedSigningKey));
+            await wait(server, io);
+          } finally {
+            await server.close();
+          }
         } finally {
-          await server.close();
+          await sandbox?.closeAndFlush();
+          await stored?.close();
         }
       });
   };

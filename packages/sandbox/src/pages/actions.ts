@@ -9,8 +9,9 @@ import { KitError } from '@bnpl-kit/core';
 import { ServiceFailure } from '../http.js';
 import type { Sandbox } from '../sandbox.js';
 import { formatAmount } from './money.js';
-import { offerSummary } from './offer.js';
+import { offersFor } from './offer.js';
 import { outstanding, repay, userOrders } from './repayments.js';
+import { scopeLabel } from './scope-labels.js';
 import { pageJson } from './security.js';
 import type { PageSessionScope, PageSessions } from './sessions.js';
 
@@ -72,9 +73,17 @@ export const approveAction: PageAction = (sandbox, sessions, request, { id }) =>
       'The provider has not received the user’s claims: the market’s push-claims must succeed first',
     );
   }
+  // The offer the user chose on the page, among those this user may have.
+  const offers = offersFor(
+    organization,
+    scope.credifyId ? sandbox.state.rankedOffers.get(scope.credifyId) : undefined,
+  );
+  const wanted = new URL(request.url).searchParams.get('offer_code');
+  const offer = wanted === null ? offers[0] : offers.find((o) => o.code === wanted);
+  if (!offer) throw new KitError('validation_failed', 'That offer is not available to this user');
   const approved = sandbox.orders.approve(order.id, {
     ...(scope.credifyId && { credifyId: scope.credifyId }),
-    ...(offerSummary(organization) && { offerCode: offerSummary(organization)!.code }),
+    offerCode: offer.code,
   });
   return pageJson({ order_id: approved.id, order_status: approved.status, is_payment_completed: true });
 };
@@ -89,7 +98,9 @@ export const sharedClaimsAction: PageAction = (sandbox, sessions, request, { id 
   const scope = bnplSession(request, sessions, id!);
   const order = sandbox.orders.get(id!);
   if (!order) throw new KitError('order_not_found', `No order ${id}`);
-  return pageJson({ scopes: sharedScopes(sandbox, scope.credifyId, order.organizationId) });
+  const scopes = sharedScopes(sandbox, scope.credifyId, order.organizationId);
+  // `labels[i]` is `scopes[i]` as a person reads it ("Loyalty membership", not "org-…:loyalty").
+  return pageJson({ scopes, labels: scopes.map(scopeLabel) });
 };
 
 export const repayAction: PageAction = (sandbox, sessions, request, { id }) => {

@@ -16,7 +16,8 @@ export interface BnplPageInput {
   nonce: string;
   order: SandboxOrder;
   organization: Organization;
-  offer: OfferSummary;
+  /** The offers this user may choose from; the first is preselected. */
+  offers: OfferSummary[];
   appName: string;
   credifyId: string | undefined;
   dataSharing: boolean;
@@ -39,11 +40,11 @@ export function marketRedirectUrl(organization: Organization, orderId: string): 
 const MONTH_MS = 30 * 86_400_000;
 
 export function renderBnplPage(input: BnplPageInput): string {
-  const { order, offer, appName } = input;
+  const { order, offers, appName } = input;
+  const offer = offers[0]!;
   const decided = outcomeOf(order.status);
   const initialStep = decided ? 'result' : input.frame ? 'connecting' : 'offer';
   const hidden = (name: string) => (name === initialStep ? '' : html` hidden`);
-  const plan = instalments(order.totalAmount, offer.instalmentCount);
   const dueDate = (i: number) => new Date(input.now + i * MONTH_MS).toISOString().slice(0, 10);
   const redirectUrl = marketRedirectUrl(input.organization, order.id);
   const decidedText =
@@ -79,13 +80,21 @@ export function renderBnplPage(input: BnplPageInput): string {
     </table>
   </div>
   <div class="card" id="offer">
-    <h2>${offer.name}</h2>
-    <div class="muted">Offered by ${offer.providerName} · 0% interest</div>
-    <div class="plan">
-      ${plan.map((amount, i) => html`<div><b>${formatAmount(amount)}</b><span class="muted">${i === 0 ? 'Today' : dueDate(i)}</span></div>`)}
-    </div>
+    <h2>${offers.length > 1 ? 'Choose how to pay later' : offer.name}</h2>
+    ${offers.map(
+      (o, i) => html`<label class="offer-choice" data-offer="${o.code}">
+      <input type="radio" name="offer" value="${o.code}"${i === 0 ? html` checked` : ''}${offers.length === 1 ? html` hidden` : ''}>
+      <span class="offer-text">${offers.length > 1 ? html`<b>${o.name}</b>` : ''}
+        <span class="muted">Offered by ${o.providerName} · 0% interest · ${o.instalmentCount} instalments</span>
+        ${o.unlockedBy.length > 0 ? html`<span class="badge good unlocked">Unlocked by what ${appName} shared: ${o.unlockedBy.join(', ')}</span>` : ''}
+      </span>
+      <div class="plan">
+        ${instalments(order.totalAmount, o.instalmentCount).map((amount, n) => html`<div><b>${formatAmount(amount)}</b><span class="muted">${n === 0 ? 'Today' : dueDate(n)}</span></div>`)}
+      </div>
+    </label>`,
+    )}
   </div>
-  <div class="notice info" id="shared" hidden>Shared with the provider: <span id="shared-scopes"></span></div>
+  <div class="notice info" id="shared" hidden>${appName} shared with the provider: <span id="shared-scopes"></span></div>
   <div class="actions">
     <button class="primary" id="approve" data-autofocus>Approve</button>
     <button id="reject">Reject</button>
@@ -145,7 +154,15 @@ async function shareClaims() {
   if (!ok) return show('share-failed');
   try {
     const shared = await callPage(orderPath + '/shared-claims', 'GET');
-    $('shared-scopes').textContent = shared.scopes.join(', ') || 'nothing';
+    const list = $('shared-scopes');
+    list.replaceChildren();
+    shared.scopes.forEach((scope, i) => {
+      const item = document.createElement('span');
+      item.dataset.scope = scope;
+      item.textContent = (i > 0 ? ', ' : '') + ((shared.labels && shared.labels[i]) || scope);
+      list.append(item);
+    });
+    if (shared.scopes.length === 0) list.textContent = 'nothing';
     $('shared').hidden = false;
   } catch {
     // Only informational: approving checks the claims again.
@@ -164,14 +181,21 @@ function start() {
 async function decide(action) {
   show('working');
   try {
-    const answer = await callPage(orderPath + '/' + action);
+    const chosen = document.querySelector('input[name="offer"]:checked');
+    const query = action === 'approve' && chosen ? '?offer_code=' + encodeURIComponent(chosen.value) : '';
+    const answer = await callPage(orderPath + '/' + action + query);
     outcome = { status: action === 'approve' ? 'approved' : 'rejected', paid: answer.is_payment_completed };
     const approved = outcome.status === 'approved';
     const notice = $('result-notice');
     notice.className = 'notice ' + (approved ? 'good' : 'bad');
     notice.textContent = approved ? 'Approved: you pay later.' : 'The provider declined this purchase.';
     $('result-text').textContent = approved
-      ? data.providerName + ' pays ' + data.appName + ' now; your first instalment is due today.'
+      ? 'Next, ' + data.providerName + ' confirms the order is ready and ' + data.appName +
+        ' is paid; ' + data.appName + ' shows each step as it happens. In the sandbox you play the provider: ' +
+        (data.dataSharing
+          ? 'use Ready in the order list of ' + data.appName + ' or in the sandbox console; ' + data.appName +
+            ' then asks for the payout itself.'
+          : 'use Ready and Paid in the order list of ' + data.appName + ' or in the sandbox console.')
       : 'Nothing was charged. You can pay another way.';
     show('result');
   } catch (error) {

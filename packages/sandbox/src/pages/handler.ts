@@ -17,7 +17,7 @@ import {
 import { renderBnplPage } from './bnpl-page.js';
 import { html } from './html.js';
 import { renderPage } from './layout.js';
-import { offerSummary } from './offer.js';
+import { offersFor } from './offer.js';
 import { type FrameParams, PageParamError, readBnplParams, readPassportParams } from './params.js';
 import { renderPassportPage } from './passport-page.js';
 import { userOrders } from './repayments.js';
@@ -49,20 +49,20 @@ function bnplPage(sandbox: Sandbox, sessions: PageSessions, url: URL): Response 
   const order = sandbox.orders.get(params.orderId);
   const organization = order && sandbox.organizations.get(order.organizationId);
   if (!order || !organization) return errorPage(404, 'This order does not exist.', params.frame);
-  const offer = offerSummary(organization);
-  if (!offer || !organization.whitelisted) {
+  if (organization.approvedOffers.length === 0 || !organization.whitelisted) {
     return errorPage(409, 'Pay later is not available for this order.', params.frame);
   }
   // Only a service user of this market counts; an unknown ID is as good as none.
   const candidate = params.credifyId ?? order.credifyId;
   const user = candidate === undefined ? undefined : sandbox.users.get(candidate);
   const credifyId = user?.organizationId === organization.id ? user.credifyId : undefined;
+  const offers = offersFor(organization, credifyId ? sandbox.state.rankedOffers.get(credifyId) : undefined);
   const nonce = createNonce();
   const body = renderBnplPage({
     nonce,
     order,
     organization,
-    offer,
+    offers,
     appName: params.appName ?? organization.name,
     credifyId,
     dataSharing: isDataSharing(organization),

@@ -29,6 +29,11 @@ h2 { font-size: 15px; margin: 0 0 8px; }
 .lines td.num { text-align: right; white-space: nowrap; padding-left: 12px; }
 .total td { border-top: 1px solid var(--line); padding-top: 8px; font-weight: 600; }
 .muted { color: var(--muted); font-size: 13px; }
+.offer-choice { display: block; border-top: 1px solid var(--line); padding: 10px 0; cursor: pointer; }
+.offer-choice:first-of-type { border-top: 0; }
+.offer-choice input { margin: 0 8px 0 0; accent-color: var(--brand); }
+.offer-text { display: inline-flex; flex-direction: column; gap: 2px; vertical-align: top; }
+.badge.unlocked { align-self: flex-start; }
 .plan { display: grid; grid-template-columns: repeat(3, 1fr); gap: 8px; margin-top: 10px; }
 .plan div { border: 1px solid var(--line); border-radius: 10px; padding: 8px; text-align: center; }
 .plan b { display: block; font-size: 14px; }

@@ -23,6 +23,8 @@ export interface WebhookSenderDeps {
   signingSeed: Uint8Array;
   faults: FaultRegistry;
   options: WebhookSenderOptions;
+  /** Told after every finished attempt: the deliveries changed outside any request (persistence). */
+  onAttemptFinished?: (() => void) | undefined;
 }
 
 export interface DeliveryFilter {
@@ -136,6 +138,38 @@ export class WebhookSender {
       const done = await Promise.race([this.idle().then(() => true), nextTurn().then(() => false)]);
       if (done) return;
       quietTurns = this.#progress === before && this.#preparing === 0 ? quietTurns + 1 : 0;
+    }
+  }
+
+  /**
+   * Takes back deliveries recorded before a restart, under their IDs, and carries on with the
+   * unfinished ones: a first attempt still due is queued, a scheduled retry is rescheduled, and an
+   * attempt the restart cut off counts as failed (then retried along the schedule).
+   */
+  restore(deliveries: readonly Delivery[]): void {
+    const now = this.#deps.clock.now();
+    for (const delivery of deliveries) {
+      this.#deliveries.set(delivery.id, delivery);
+      const serial = Number(/^dlv_(\d+)$/.exec(delivery.id)?.[1] ?? 0);
+      if (serial >= this.#nextId) this.#nextId = serial + 1;
+    }
+    for (const delivery of deliveries) {
+      const wait = Math.max(0, (delivery.nextAttemptAt ?? now) - now);
+      if (delivery.status === 'pending' || delivery.status === 'held') {
+        this.#queueFirstAttempt(delivery, wait);
+      } else if (delivery.status === 'retrying') {
+        this.#later(wait, () => this.#track(this.#attempt(delivery)));
+      } else if (delivery.status === 'in_flight') {
+        const cut = delivery.attempts.at(-1);
+        if (!cut) {
+          this.#queueFirstAttempt(delivery, 0);
+          continue;
+        }
+        cut.finishedAt ??= now;
+        cut.outcome ??= 'network_error';
+        cut.error ??= 'interrupted: the sandbox restarted during this attempt';
+        this.#afterAttempt(delivery, cut);
+      }
     }
   }
 
@@ -256,6 +290,7 @@ export class WebhookSender {
     await postAttempt({ clock, fetch, timeoutMs: this.#attemptTimeoutMs, onAnswer }, delivery, attempt);
     this.#progress++;
     this.#afterAttempt(delivery, attempt);
+    this.#deps.onAttemptFinished?.();
   }
 
   async #prepareAttempt(delivery: Delivery): Promise<DeliveryAttempt> {

@@ -88,4 +88,21 @@ CREATE INDEX bnpl_jobs_due ON bnpl_jobs (run_at) WHERE status = 'pending';
 CREATE INDEX bnpl_jobs_expired ON bnpl_jobs (locked_until) WHERE status = 'running';
 `,
   },
+  {
+    name: '0002_sandbox_records',
+    sql: `-- The embedded sandbox service's own records (its orders, service users, claim tokens, tokens,
+-- disbursements…), kept next to the market's so a restart leaves both sides consistent. One row
+-- per record, as the sandbox serializes it: the sandbox is a simulator whose record shapes follow
+-- the service it imitates, and a document per record keeps them out of the market's schema.
+-- \`namespace\` separates sandboxes sharing one database (e.g. two reference servers in tests).
+CREATE TABLE bnpl_sandbox_records (
+  namespace  text NOT NULL,
+  kind       text NOT NULL,
+  id         text NOT NULL,
+  body       jsonb NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (namespace, kind, id)
+);
+`,
+  },
 ];

@@ -1,0 +1,127 @@
+/**
+ * The sandbox console in Chromium, on the basic reference server's embedded sandbox
+ * (`/sandbox-service/sandbox/console`): it lists what the shop just did, its provider buttons move
+ * the order (and the shop page follows), a delivery shows its attempts and can be replayed, faults
+ * are injected and cleared, and hostile data stays text under the page's strict CSP.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openShop, screenshot } from './support/browser.js';
+import { decideInDialog, finishDialog, serverErrors, startPayLater, waitForStatus } from './support/flows.js';
+import { useBrowserDemo } from './support/suite.js';
+
+const E2E_TIMEOUT = 60_000;
+const demo = useBrowserDemo('basic');
+const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+
+async function admin(serviceUrl: string, method: string, path: string, body: unknown) {
+  const response = await fetch(`${serviceUrl}/sandbox${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+}
+
+const orderRow = (page: Page, orderId: string) => page.locator(`#orders tr[data-order-id="${orderId}"]`);
+
+describe('sandbox console, in Chromium', () => {
+  it(
+    'shows the order, moves it with the provider buttons, replays a delivery and injects a fault',
+    async () => {
+      const { browser, target } = demo();
+      const { page: shop, context, problems } = await openShop(browser, target.url);
+      const orderId = await startPayLater(shop, ['tea-set']);
+      await decideInDialog(shop, 'approve');
+      await finishDialog(shop);
+
+      const page = await context.newPage();
+      page.on('pageerror', (error) => problems.push(`console page error: ${error.message}`));
+      page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
+      await page.goto(`${target.serviceUrl}/sandbox/console`);
+      await page.waitForSelector('body[data-loaded="true"]');
+      const row = orderRow(page, orderId);
+      await row.and(page.locator('[data-status="APPROVED"]')).waitFor();
+      await expect(row.locator('.history li').allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^PENDING /),
+        expect.stringMatching(/^APPROVED /),
+      ]);
+      await expect(row.locator('[data-action="approve"]').isDisabled()).resolves.toBe(true);
+      await screenshot(page, 'console-1-approved');
+
+      await row.locator('[data-action="ready"]').click();
+      await orderRow(page, orderId).and(page.locator('[data-status="DISBURSING"]')).waitFor();
+      await orderRow(page, orderId).locator('[data-action="paid"]').click();
+      await orderRow(page, orderId).and(page.locator('[data-status="PAID"]')).waitFor();
+      // The shop, open in the other tab, follows by itself.
+      await waitForStatus(shop, orderId, 'PAID');
+      await expect(page.locator('#disbursements tr').count()).resolves.toBe(1);
+
+      // Deliveries: the newest first, each with its attempts; Replay adds a copy.
+      const deliveries = page.locator('#deliveries details.delivery');
+      const delivered = page.locator('#deliveries details.delivery[data-status="delivered"]').first();
+      await delivered.waitFor();
+      const deliveryId = await delivered.getAttribute('data-delivery-id');
+      const before = await deliveries.count();
+      const first = page.locator(`#deliveries details.delivery[data-delivery-id="${deliveryId}"]`);
+      await first.locator('summary').click();
+      await expect(first.locator('.attempt .response-body').first().textContent()).resolves.toContain(
+        '"received": true',
+      );
+      await expect(first.locator('.attempt .request-headers').first().textContent()).resolves.toMatch(
+        /x-event-id/i,
+      );
+      await screenshot(page, 'console-2-delivery');
+      await first.locator('[data-action="replay"]').click();
+      await page.locator('#deliveries details.delivery').nth(before).waitFor();
+      await expect(page.locator('#deliveries summary').first().textContent()).resolves.toContain('replay of');
+
+      // Faults: inject a webhook drop, then clear it.
+      await page.selectOption('#fault-target', 'webhook');
+      await page.selectOption('#fault-webhook-action', 'drop');
+      await page.click('#fault-form button[type="submit"]');
+      await page.locator('#faults .fault-entry').waitFor();
+      await expect(page.locator('#faults .fault-entry').textContent()).resolves.toContain('"drop"');
+      await page.click('#faults-clear');
+      await page.locator('#faults .fault-entry').waitFor({ state: 'detached' });
+
+      expect(problems).toEqual([]);
+      expect(serverErrors(target)).toEqual([]);
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+
+  it(
+    'renders hostile organisation and webhook data as text',
+    async () => {
+      const { browser, target } = demo();
+      await admin(target.serviceUrl, 'PUT', '/organizations/hostile-org', {
+        name: HOSTILE,
+        webhook_urls: ['http://127.0.0.1:9/"><img src=x onerror=window.__pwned=3>'],
+        approved_offers: [{ code: HOSTILE, name: HOSTILE }],
+      });
+      await admin(target.serviceUrl, 'POST', '/webhooks/events', {
+        organization_id: 'hostile-org',
+        payload: { type: HOSTILE, order_id: `</pre>${HOSTILE}` },
+      });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${target.serviceUrl}/sandbox/console`);
+      await page.waitForSelector('body[data-loaded="true"]');
+      const org = page.locator('#organizations tr[data-organization-id="hostile-org"]');
+      await expect(org.locator('b').first().textContent()).resolves.toBe(HOSTILE);
+      await expect(page.locator('#deliveries summary b').first().textContent()).resolves.toBe(HOSTILE);
+      await expect(page.locator('img').count()).resolves.toBe(0);
+      await expect(page.locator('main script').count()).resolves.toBe(0);
+      await expect(page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
+      await screenshot(page, 'console-3-hostile');
+      expect(problems).toEqual([]);
+      await admin(target.serviceUrl, 'DELETE', '/organizations/hostile-org', {}).catch(() => {});
+      await context.close();
+    },
+    E2E_TIMEOUT,
+  );
+});

@@ -1,0 +1,94 @@
+/** `bnpl-kit sandbox --data-dir`: a restart keeps the keys, the orders and their status. */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandboxCommand } from '../src/commands/sandbox.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function runSandbox(args: string[], whileRunning: (url: string, printed: string) => Promise<void>) {
+  let printed = '';
+  const append = (text: string) => {
+    printed += text;
+  };
+  const io = { stdout: append, stderr: append };
+  const program = new Command('bnpl-kit').exitOverride();
+  createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
+  await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
+  return printed;
+}
+
+async function call(
+  url: string,
+  path: string,
+  init: { method?: string; token?: string; apiKey?: string; json?: unknown },
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.apiKey) headers['x-api-key'] = init.apiKey;
+  const response = await fetch(`${url}${path}`, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(init.json !== undefined && { body: JSON.stringify(init.json) }),
+  });
+  return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+}
+
+const order = {
+  reference_id: 'kept-1',
+  total_amount: { value: '100000', currency: 'VND' },
+  order_lines: [
+    {
+      name: 'Tea',
+      reference_id: 'tea',
+      image_url: 'https://shop.example/tea.png',
+      product_url: 'https://shop.example/tea',
+      quantity: 1,
+      measment_unit: 'EACH',
+      unit_price: { value: '100000', currency: 'VND' },
+      subtotal: { value: '100000', currency: 'VND' },
+    },
+  ],
+};
+
+const keysOf = (printed: string) => ({
+  apiKey: /APP_API_KEY=(\S+)/.exec(printed)?.[1],
+  publicKey: /SERVICE_PUBLIC_KEY=(\S+)/.exec(printed)?.[1],
+  signingKey: /APP_SIGNING_KEY=(\S+)/.exec(printed)?.[1],
+});
+
+// Creating the PGlite directory runs initdb in WebAssembly: seconds on a busy machine.
+describe('bnpl-kit sandbox --data-dir', { timeout: 60_000 }, () => {
+  it('keeps its keys and orders across a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bnpl-cli-sandbox-'));
+    dirs.push(dir);
+    let orderId = '';
+    const first = await runSandbox(['--data-dir', dir], async (url, printed) => {
+      const { apiKey } = keysOf(printed);
+      const token = await call(url, '/v1/token', { method: 'POST', apiKey: apiKey! });
+      const accessToken = String(token.body.data.access_token);
+      const created = await call(url, '/v1/integration/bnpl-consumers/orders', {
+        token: accessToken,
+        json: order,
+      });
+      expect(created.status).toBe(200);
+      orderId = String(created.body.data.id);
+      expect((await call(url, `/sandbox/orders/${orderId}/approve`, { json: {} })).status).toBe(200);
+    });
+    expect((await stat(join(dir, 'sandbox-keys.json'))).mode & 0o777).toBe(0o600);
+
+    const second = await runSandbox(['--data-dir', dir], async (url, printed) => {
+      const token = await call(url, '/v1/token', { method: 'POST', apiKey: keysOf(printed).apiKey! });
+      const found = await call(url, `/v1/integration/bnpl-consumers/orders/${orderId}`, {
+        token: String(token.body.data.access_token),
+      });
+      expect(found).toMatchObject({ status: 200, body: { data: { id: orderId, order_status: 'APPROVED' } } });
+    });
+    expect(keysOf(second)).toEqual(keysOf(first));
+  });
+});
