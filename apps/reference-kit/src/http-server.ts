@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MarketLogger } from '@bnpl-kit/core';
-import { handleNodeRequest } from '@bnpl-kit/core/node';
+import { answerClientError, handleNodeRequest } from '@bnpl-kit/core/node';
 import type { Sandbox } from '@bnpl-kit/sandbox';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
 import type { NodeListener } from './frameworks.js';
@@ -64,41 +64,64 @@ export interface FetchApp {
   ownsPath(path: string): boolean;
 }
 
+export interface HttpTimeouts {
+  /** Headers not complete by then: 408. */
+  headersTimeoutMs: number;
+  /** Whole request (headers and body) not received by then: 408. At least `headersTimeoutMs`. */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
+
 export function createHttpServer(
   logger: MarketLogger,
   /** Called after each response, e.g. to wake the job worker after a webhook. */
   afterResponse?: (path: string, status: number) => void,
+  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS,
 ): HttpServer {
   let app: NodeListener | undefined;
   let sandbox: Sandbox | undefined;
   let shop: FetchApp | undefined;
-  const server = createServer((req, res) => {
-    const started = performance.now();
-    const reqId = requestIdOf(req);
-    res.setHeader('x-request-id', reqId);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    res.on('close', () => {
-      const line = {
-        reqId,
-        method: req.method,
-        path,
-        status: res.headersSent ? res.statusCode : 0,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      };
-      if (QUIET_PATHS.has(path)) logger.debug(line, 'request');
-      else logger.info(line, 'request');
-      afterResponse?.(path, line.status);
-    });
-    if (sandbox && (path === SANDBOX_MOUNT || path.startsWith(`${SANDBOX_MOUNT}/`))) {
-      serveSandbox(sandbox, req, res, path);
-    } else if (shop?.ownsPath(path)) {
-      void handleNodeRequest(shop, req, res);
-    } else if (app) {
-      app(req, res);
-    } else {
-      res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' });
-      res.end(JSON.stringify({ title: 'Starting', status: 503, detail: 'The server is starting' }));
-    }
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: Math.max(timeouts.requestTimeoutMs, timeouts.headersTimeoutMs),
+      // Node checks both timeouts on this interval (30 s by default, which would double them).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const reqId = requestIdOf(req);
+      res.setHeader('x-request-id', reqId);
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      res.on('close', () => {
+        const line = {
+          reqId,
+          method: req.method,
+          path,
+          status: res.headersSent ? res.statusCode : 0,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        };
+        if (QUIET_PATHS.has(path)) logger.debug(line, 'request');
+        else logger.info(line, 'request');
+        afterResponse?.(path, line.status);
+      });
+      if (sandbox && (path === SANDBOX_MOUNT || path.startsWith(`${SANDBOX_MOUNT}/`))) {
+        serveSandbox(sandbox, req, res, path);
+      } else if (shop?.ownsPath(path)) {
+        void handleNodeRequest(shop, req, res);
+      } else if (app) {
+        app(req, res);
+      } else {
+        res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' });
+        res.end(JSON.stringify({ title: 'Starting', status: 503, detail: 'The server is starting' }));
+      }
+    },
+  );
+  // Refused before any handler runs (timeouts, oversized headers, not HTTP): a problem document too.
+  server.on('clientError', (error: Error & { code?: string }, socket) => {
+    logger.info({ code: error.code }, 'connection refused by the HTTP parser');
+    answerClientError(error, socket);
   });
   // Keep-alive sockets should not outlive a shutdown by much.
   server.keepAliveTimeout = 5_000;

@@ -4,6 +4,7 @@
  * load balancer stops sending traffic before the server stops accepting it), and the page the BNPL
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
+import { KitError, unstorableReason } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
 import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
 
@@ -33,6 +34,13 @@ export function createOwnRoutes(
     },
     async [BNPL_COMPLETE_PATH](url) {
       const orderId = url.searchParams.get('order_id') ?? '';
+      // Looked up in the database: an ID it could not hold is a 400, not a failed query.
+      const problem = orderId.length > 255 ? 'must be at most 255 characters' : unstorableReason(orderId);
+      if (problem !== undefined) {
+        return new KitError('validation_failed', `order_id ${problem}`, {
+          errors: [{ path: 'order_id', message: problem }],
+        }).toResponse();
+      }
       const order = orderId === '' ? undefined : await store.findOrderById(orderId);
       return Response.json(
         {
