@@ -42,13 +42,18 @@ export function createOwnRoutes(
         }).toResponse();
       }
       const order = orderId === '' ? undefined : await store.findOrderById(orderId);
+      if (!order) {
+        return new KitError('order_not_found', 'No order with this order_id is known to this market', {
+          extensions: { order_id: orderId || null },
+        }).toResponse({ 'cache-control': 'no-store' });
+      }
       return Response.json(
         {
           message: 'The BNPL flow is finished; the order status arrives by webhook.',
           order_id: orderId || null,
-          status: order?.status ?? null,
+          status: order.status,
         },
-        { status: order ? 200 : 404, headers: noStore },
+        { headers: noStore },
       );
     },
   };

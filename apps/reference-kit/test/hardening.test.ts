@@ -7,12 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_NAMES } from '../src/index.js';
+import { INTERNALS } from './helpers/hostile.js';
 import { http, orderRequest } from './helpers/market-client.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { removeDir, startTestServer, type TestServer } from './helpers/servers.js';
-
-/** Nothing a client should ever see: stacks, file paths, SQL, HTML. */
-export const INTERNALS = /\n\s+at |node_modules|\.ts:\d|\/src\/|<html|<pre>|SELECT |INSERT |bnpl_orders|TypeError|Cannot /i;
 
 describe.each(FRAMEWORK_NAMES)('reference server on %s', (framework) => {
   let server: TestServer;

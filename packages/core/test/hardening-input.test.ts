@@ -21,21 +21,24 @@ const HOSTILE = {
 };
 
 describe('order creation refuses unstorable text before calling the service', () => {
-  it.each(Object.entries(HOSTILE))('%s in name, reference_id or line reference_id → 400, no service call', async (_, bad) => {
-    for (const order of [
-      wireOrder({ reference_id: bad }),
-      wireOrder({ order_lines: [wireLine({ name: bad })] }),
-      wireOrder({ order_lines: [wireLine({ reference_id: bad })] }),
-    ]) {
-      const { market, service, store } = await makeMarket();
-      const response = await call(market, '/v1/orders', post(order));
-      expect(response.status).toBe(400);
-      expect(response.headers.get('content-type')).toBe('application/problem+json');
-      expect((await response.json()).code).toBe('validation_failed');
-      expect(service.callsOf('createOrder')).toEqual([]);
-      expect(store.orders()).toEqual([]);
-    }
-  });
+  it.each(Object.entries(HOSTILE))(
+    '%s in name, reference_id or line reference_id → 400, no service call',
+    async (_, bad) => {
+      for (const order of [
+        wireOrder({ reference_id: bad }),
+        wireOrder({ order_lines: [wireLine({ name: bad })] }),
+        wireOrder({ order_lines: [wireLine({ reference_id: bad })] }),
+      ]) {
+        const { market, service, store } = await makeMarket();
+        const response = await call(market, '/v1/orders', post(order));
+        expect(response.status).toBe(400);
+        expect(response.headers.get('content-type')).toBe('application/problem+json');
+        expect((await response.json()).code).toBe('validation_failed');
+        expect(service.callsOf('createOrder')).toEqual([]);
+        expect(store.orders()).toEqual([]);
+      }
+    },
+  );
 
   it('accepts Vietnamese, CJK and emoji end to end, with a header-safe Idempotency-Key', async () => {
     const { market, service } = await makeMarket();
@@ -59,9 +62,16 @@ describe('order creation refuses unstorable text before calling the service', ()
     });
     const r1 = await call(market, '/v1/orders', post(free));
     expect(r1.status).toBe(400);
-    expect((await r1.json()).errors).toContainEqual({ path: 'total_amount.value', message: 'must be greater than 0' });
+    expect((await r1.json()).errors).toContainEqual({
+      path: 'total_amount.value',
+      message: 'must be greater than 0',
+    });
     const long = `https://shop.example/${'a'.repeat(2048)}`;
-    const r2 = await call(market, '/v1/orders', post(wireOrder({ order_lines: [wireLine({ image_url: long })] })));
+    const r2 = await call(
+      market,
+      '/v1/orders',
+      post(wireOrder({ order_lines: [wireLine({ image_url: long })] })),
+    );
     expect(r2.status).toBe(400);
     expect((await r2.json()).errors[0].path).toBe('order_lines[0].image_url');
     expect(service.callsOf('createOrder')).toEqual([]);
@@ -88,7 +98,11 @@ describe('path parameters and other IDs', () => {
 
   it('refuses NUL in credify_id on push-claims before any hook or service call', async () => {
     const { market, service, hooks } = await makeMarket();
-    const response = await call(market, '/v1/push-claims', post({ id: 'u1', credify_id: 'c\u0000' }, USER_TOKEN));
+    const response = await call(
+      market,
+      '/v1/push-claims',
+      post({ id: 'u1', credify_id: 'c\u0000' }, USER_TOKEN),
+    );
     expect(response.status).toBe(400);
     expect(service.calls).toEqual([]);
     expect(hooks.webhooks).toEqual([]);
@@ -99,7 +113,10 @@ describe('path parameters and other IDs', () => {
     await insertOrder(t.store, 'ord-1', 'PENDING');
     const cases = [
       { body: { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: 'o\u0000', order_status: 'APPROVED' } },
-      { body: { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: 'ord-1', order_status: 'APPROVED' }, eventId: 'e'.repeat(8192) },
+      {
+        body: { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: 'ord-1', order_status: 'APPROVED' },
+        eventId: 'e'.repeat(8192),
+      },
       { body: { type: 'SOMETHING\u0000NEW' } },
     ];
     for (const { body, eventId } of cases) {
@@ -110,7 +127,11 @@ describe('path parameters and other IDs', () => {
         ...(eventId && { eventId }),
       });
       const response = await t.market.handle(
-        new Request(`${ORIGIN}/v1/webhook`, { method: 'POST', headers: signed.headers, body: signed.body as BodyInit }),
+        new Request(`${ORIGIN}/v1/webhook`, {
+          method: 'POST',
+          headers: signed.headers,
+          body: signed.body as BodyInit,
+        }),
       );
       expect(response.status).toBe(400);
       expect((await response.json()).code).toBe('validation_failed');
@@ -131,7 +152,8 @@ describe('headerSafe (Idempotency-Key values from user data)', () => {
     const outputs = inputs.map(headerSafe);
     expect(new Set(outputs).size).toBe(inputs.length);
     for (const out of outputs) expect(out).toMatch(/^[\x21-\x7E]*$/);
-    const wellFormed = (i: string) => !/[\ud800-\udfff]/.test(i.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
+    const wellFormed = (i: string) =>
+      !/[\ud800-\udfff]/.test(i.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
     for (const input of inputs.filter(wellFormed)) {
       if (/^[\x21-\x24\x26-\x7E]*$/.test(input)) continue;
       expect(decodeURIComponent(headerSafe(input))).toBe(input);

@@ -62,9 +62,12 @@ describe('absolute-form request targets', () => {
 
 describe('answerClientError', () => {
   it('answers a request whose body does not arrive in time with a 408 problem', async () => {
-    const server = createServer({ requestTimeout: 300, headersTimeout: 200, connectionsCheckingInterval: 50 }, () => {
-      // Never answers: the body never completes.
-    });
+    const server = createServer(
+      { requestTimeout: 300, headersTimeout: 200, connectionsCheckingInterval: 50 },
+      () => {
+        // Never answers: the body never completes.
+      },
+    );
     server.on('clientError', answerClientError);
     const port = await listen(server);
     const answer = await raw(
@@ -81,7 +84,9 @@ describe('answerClientError', () => {
     const server = createServer({ maxHeaderSize: 1024 }, (_req, res) => res.end());
     server.on('clientError', answerClientError);
     const port = await listen(server);
-    expect(await raw(port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 [^]*"code":"validation_failed"/);
+    expect(await raw(port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 400 [^]*"code":"validation_failed"/,
+    );
     const big = await raw(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431 [^]*"code":"headers_too_large"/);
   });
@@ -93,7 +98,9 @@ describe('kitErrorOfFramework', () => {
     expect(kitErrorOfFramework(decode).toProblem()).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(JSON.stringify(kitErrorOfFramework(decode).toProblem())).not.toContain('passwd');
     expect(kitErrorOfFramework(Object.assign(new Error('x'), { statusCode: 413 })).status).toBe(413);
-    expect(kitErrorOfFramework(Object.assign(new Error('x'), { status: 418 })).code).toBe('validation_failed');
+    expect(kitErrorOfFramework(Object.assign(new Error('x'), { status: 418 })).code).toBe(
+      'validation_failed',
+    );
     const internal = kitErrorOfFramework(new Error('relation "bnpl_orders" does not exist'));
     expect(internal.status).toBe(500);
     expect(JSON.stringify(internal.toProblem())).not.toContain('bnpl_orders');

@@ -4,8 +4,9 @@
  * nor surfaces as a 500 (it is `store_unavailable`, 503); the pool replaces the connection; a
  * database that accepts TCP and never answers fails within the connect timeout.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { KitError } from '@bnpl-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isUnavailable, translateFault } from '../src/executor/pg-faults.js';
@@ -88,7 +89,10 @@ describe('a database that accepts connections and never answers', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const started = Date.now();
-    const error = await openStore({ databaseUrl: `postgres://u@127.0.0.1:${port}/db`, connectTimeoutMs: 300 }).then(
+    const error = await openStore({
+      databaseUrl: `postgres://u@127.0.0.1:${port}/db`,
+      connectTimeoutMs: 300,
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );
