@@ -14,6 +14,27 @@ function describeDatabase(server: ReferenceServer): string {
   return `${server.store.dialect === 'pglite' ? 'PGlite (embedded) at' : 'PostgreSQL at'} ${server.store.location}`;
 }
 
+/** The sandbox start banner of a started server. */
+export function sandboxBanner(server: ReferenceServer, name: string): string {
+  const { config } = server;
+  const generated = new Set((server.keys?.generatedExports ?? []).map((line) => /^export (\w+)=/.exec(line)?.[1]));
+  return startBanner({
+    name,
+    mode: config.integrationMode,
+    framework: config.framework,
+    baseUrl: server.publicBaseUrl,
+    // Secrets are printed once, on the start that generated them; later starts read them back.
+    marketApiToken: generated.has('MARKET_API_TOKEN') ? server.marketApiToken.reveal() : undefined,
+    apiKey: generated.has('APP_API_KEY') ? server.keys?.appApiKey.reveal() : undefined,
+    database: describeDatabase(server),
+    serviceUrl: server.embedded?.serviceUrl ?? config.serviceApiUrl ?? '',
+    embedded: server.embedded !== undefined,
+    generatedExports: server.keys?.generatedExports ?? [],
+    keyFile: server.keys?.file,
+    shopUrl: server.shopUrl,
+  });
+}
+
 export async function runReferenceServer(options: RunOptions): Promise<ReferenceServer | undefined> {
   let server: ReferenceServer;
   try {
@@ -37,24 +58,7 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     },
     'listening',
   );
-  if (config.mode === 'sandbox') {
-    process.stdout.write(
-      startBanner({
-        name: options.name,
-        mode: config.integrationMode,
-        framework: config.framework,
-        baseUrl: server.publicBaseUrl,
-        marketApiToken: server.marketApiToken.reveal(),
-        apiKey: server.keys?.appApiKey.reveal() ?? '',
-        database: describeDatabase(server),
-        serviceUrl: server.embedded?.serviceUrl ?? config.serviceApiUrl ?? '',
-        embedded: server.embedded !== undefined,
-        generatedExports: server.keys?.generatedExports ?? [],
-        keyFile: server.keys?.file,
-        shopUrl: server.shopUrl,
-      }),
-    );
-  }
+  if (config.mode === 'sandbox') process.stdout.write(sandboxBanner(server, options.name));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
