@@ -17,7 +17,9 @@ function describeDatabase(server: ReferenceServer): string {
 /** The sandbox start banner of a started server. */
 export function sandboxBanner(server: ReferenceServer, name: string): string {
   const { config } = server;
-  const generated = new Set((server.keys?.generatedExports ?? []).map((line) => /^export (\w+)=/.exec(line)?.[1]));
+  const generated = new Set(
+    (server.keys?.generatedExports ?? []).map((line) => /^export (\w+)=/.exec(line)?.[1]),
+  );
   return startBanner({
     name,
     mode: config.integrationMode,

@@ -34,9 +34,13 @@ describe('sandbox secrets in the start banner', () => {
       expect(second.banner).not.toContain('export ');
       const lines = second.banner.split('\n').filter((line) => /^(TOKEN|API_KEY)=/.test(line));
       expect(lines).toHaveLength(2);
-      const { stdout } = await promisify(execFile)('bash', ['-c', `${lines.join('\n')}; printf '%s %s' "$TOKEN" "$API_KEY"`], {
-        env: { PATH: process.env.PATH },
-      });
+      const { stdout } = await promisify(execFile)(
+        'bash',
+        ['-c', `${lines.join('\n')}; printf '%s %s' "$TOKEN" "$API_KEY"`],
+        {
+          env: { PATH: process.env.PATH },
+        },
+      );
       expect(stdout).toBe(`${first.token} ${first.apiKey}`);
     } finally {
       await removeDir(dataDir);

@@ -1,7 +1,7 @@
 /** `SqlExecutor` on a `pg` connection pool, for a real PostgreSQL (`DATABASE_URL`). */
 import pg from 'pg';
 import type { StoreLogger } from '../logger.js';
-import { translateFault } from './pg-faults.js';
+import { isUnavailable, translateFault } from './pg-faults.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -63,6 +63,29 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
   });
   const fault = (err: unknown) => translateFault(err, location);
 
+  /**
+   * A pooled client whose transaction has begun. An idle connection the server ended may still be
+   * in the pool (its `error` event not yet seen); nothing has run on it, so a failed BEGIN is
+   * retried on another connection instead of failing the request.
+   */
+  async function begin(): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw fault(err);
+      }
+      try {
+        await client.query('BEGIN');
+        return client;
+      } catch (err) {
+        client.release(true);
+        if (attempt >= 2 || !isUnavailable(err)) throw fault(err);
+      }
+    }
+  }
+
   let closed = false;
   return {
     dialect: 'postgres',
@@ -77,12 +100,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     },
 
     async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw fault(err);
-      }
+      const client = await begin();
       let broken = false;
       const run = async (sql: string, params?: readonly unknown[]) => {
         try {
@@ -92,7 +110,6 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
         }
       };
       try {
-        await run('BEGIN');
         const result = await work({
           query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
           exec: async (sql: string) => {
