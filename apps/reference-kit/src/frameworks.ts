@@ -49,7 +49,7 @@ function startExpress(market: Market, own: OwnRoutes, logger: MarketLogger): Nod
 function startKoa(market: Market, own: OwnRoutes, logger: MarketLogger): NodeListener {
   const app = new Koa();
   // First: every error below it is a problem document, not Koa's text/plain page.
-  app.use(koaAdapter.bnplErrorMiddleware(logged(logger)));
+  app.use(koaAdapter.bnplErrorHandler(logged(logger)));
   const send = async (ctx: Koa.Context, response: Response) => {
     ctx.respond = false;
     await sendResponse(ctx.res, response);
@@ -65,7 +65,7 @@ function startKoa(market: Market, own: OwnRoutes, logger: MarketLogger): NodeLis
 
 function startHono(market: Market, own: OwnRoutes, logger: MarketLogger): NodeListener {
   const app = new Hono();
-  app.onError(honoAdapter.bnplOnError(logged(logger)));
+  app.onError(honoAdapter.bnplErrorHandler(logged(logger)));
   for (const [path, route] of Object.entries(own)) app.get(path, (c) => route(new URL(c.req.url)));
   app.route('/', honoAdapter.createBnplRouter(market));
   app.notFound((c) => notFound(c.req.path));

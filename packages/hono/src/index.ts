@@ -55,9 +55,9 @@ export function createBnplRouter(market: Market): Hono {
  * For `app.onError(...)`: any error of the app (a route that throws, an `HTTPException`) is
  * answered as an RFC 9457 problem instead of Hono's text/plain 500. `onError` sees 5xx causes.
  *
- *   app.onError(bnplOnError({ onError: (err) => log.error({ err }) }));
+ *   app.onError(bnplErrorHandler({ onError: (err) => log.error({ err }) }));
  */
-export function bnplOnError(options: { onError?: (error: unknown) => void } = {}): ErrorHandler {
+export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): ErrorHandler {
   return (error) => {
     const response = problemResponse(kitErrorOfFramework(error));
     if (response.status >= 500) options.onError?.(error);

@@ -39,9 +39,9 @@ export function createBnplRouter(market: Market): Middleware {
  * `ctx.throw`, a body parser) is answered as an RFC 9457 problem instead of Koa's text/plain page.
  * `onError` sees 5xx causes for logging (Koa's own `error` event is not emitted for them).
  *
- *   app.use(bnplErrorMiddleware({ onError: (err) => log.error({ err }) }));
+ *   app.use(bnplErrorHandler({ onError: (err) => log.error({ err }) }));
  */
-export function bnplErrorMiddleware(options: { onError?: (error: unknown) => void } = {}): Middleware {
+export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): Middleware {
   return async function bnplErrors(ctx, next) {
     try {
       await next();
