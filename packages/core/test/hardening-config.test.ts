@@ -1,6 +1,6 @@
 /** Issue 10, reproduction 8: a DATABASE_URL the store cannot use is refused at start-up, by name. */
 import { describe, expect, it } from 'vitest';
-import { KitError } from '../src/errors.js';
+import type { KitError } from '../src/errors.js';
 import { loadConfig } from '../src/models/config.js';
 
 function problemsOf(databaseUrl: string): string[] {

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServiceClient } from '../src/index.js';
-import { envelope, ORDERS, orderInput, scriptedFetch, tokenAnswer, wireServiceOrder } from './service-support.js';
+import {
+  envelope,
+  ORDERS,
+  orderInput,
+  scriptedFetch,
+  tokenAnswer,
+  wireServiceOrder,
+} from './service-support.js';
 
 describe('Idempotency-Key from user data', () => {
   it('reaches the service for Vietnamese, CJK and emoji IDs, as an ASCII header', async () => {
@@ -20,7 +27,11 @@ describe('Idempotency-Key from user data', () => {
       new Headers(init?.headers);
       return s.fetch(input, init);
     };
-    const real = createServiceClient({ baseUrl: 'https://service.test', apiKey: 'key-123456', fetch: strict });
+    const real = createServiceClient({
+      baseUrl: 'https://service.test',
+      apiKey: 'key-123456',
+      fetch: strict,
+    });
     await real.createOrder({ ...orderInput, referenceId: 'đơn-hàng-1' });
     await real.pushClaimTokens(credifyId, ['jwt']);
     await real.disburseOrder('ord-1', {}, { idempotencyKey: 'giải-ngân-1' }).catch(() => undefined);
