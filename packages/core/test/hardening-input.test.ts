@@ -4,6 +4,7 @@
  * every valid Unicode string works end to end.
  */
 import { describe, expect, it } from 'vitest';
+import { KitError } from '../src/errors.js';
 import { headerSafe, idempotencyKeys } from '../src/service/idempotency.js';
 import { signWebhook } from '../src/testing.js';
 import { wireLine, wireOrder } from './fixtures-orders.js';
@@ -158,5 +159,42 @@ describe('headerSafe (Idempotency-Key values from user data)', () => {
       if (/^[\x21-\x24\x26-\x7E]*$/.test(input)) continue;
       expect(decodeURIComponent(headerSafe(input))).toBe(input);
     }
+  });
+});
+
+describe('a database connection lost once', () => {
+  it('is retried for the webhook transaction and the order insert, so nothing answers 503 or leaves an orphan', async () => {
+    const t = await makeMarket();
+    await insertOrder(t.store, 'ord-1', 'PENDING');
+    const failOnce = <K extends 'transaction' | 'insertOrder' | 'findOrderByReferenceId'>(name: K) => {
+      const original = t.store[name].bind(t.store) as (...args: unknown[]) => Promise<unknown>;
+      let failed = false;
+      (t.store as unknown as Record<K, unknown>)[name] = (...args: unknown[]) => {
+        if (failed) return original(...args);
+        failed = true;
+        return Promise.reject(new KitError('store_unavailable', 'The database at x is unavailable'));
+      };
+    };
+    failOnce('transaction');
+    const signed = await signWebhook({
+      url: t.market.webhookUrl,
+      body: { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: 'ord-1', order_status: 'APPROVED' },
+      signingKey: t.serviceKeys.privateKeyPem,
+    });
+    const webhook = await t.market.handle(
+      new Request(`${ORIGIN}/v1/webhook`, {
+        method: 'POST',
+        headers: signed.headers,
+        body: signed.body as BodyInit,
+      }),
+    );
+    expect(webhook.status).toBe(200);
+    expect(t.store.orders()[0]?.status).toBe('APPROVED');
+    failOnce('findOrderByReferenceId');
+    failOnce('insertOrder');
+    const created = await call(t.market, '/v1/orders', post(wireOrder({ reference_id: 'retry-1' })));
+    expect(created.status).toBe(201);
+    const local = t.store.orders().map((o) => o.id);
+    for (const id of t.service.orders.keys()) expect(local).toContain(id);
   });
 });

@@ -18,6 +18,7 @@ import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
 import { callHook, header, type RouteContext } from '../context.js';
 import type { MarketTransaction, StoredOrder } from '../store.js';
+import { retryUnavailable } from '../store-retry.js';
 
 const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
 
@@ -150,7 +151,9 @@ export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
   checkEventId(verified.eventId);
   // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
   const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
-  const outcome = await ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx));
+  const outcome = await retryUnavailable(() =>
+    ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx)),
+  );
   return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
 }
 
