@@ -25,6 +25,14 @@ export interface ServerConfig extends KitConfig {
   logLevel: string;
   /** How long a worker holds a claimed job before another worker may take it over (crash recovery). */
   jobLeaseMs: number;
+  /** Longest wait for a request's headers (`HEADERS_TIMEOUT_MS`, default 10 s); then 408. */
+  headersTimeoutMs: number;
+  /** Longest wait for a whole request, body included (`REQUEST_TIMEOUT_MS`, default 30 s); then 408. */
+  requestTimeoutMs: number;
+  /** PostgreSQL: connection timeout (`DATABASE_CONNECT_TIMEOUT_MS`, default 5 s). */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: statement timeout (`DATABASE_STATEMENT_TIMEOUT_MS`, default 15 s). */
+  databaseStatementTimeoutMs: number;
   /** True when no `SERVICE_API_URL` is set in sandbox mode: the sandbox runs inside this server. */
   embeddedSandbox: boolean;
 }
@@ -52,6 +60,20 @@ const serverEnvSchema = z.object({
         error: 'must be trace, debug, info, warn, error, fatal or silent',
       })
       .default('info'),
+  ),
+  // Timeouts chosen for an API, not Node's defaults (300 s for a whole request): a client that
+  // trickles its headers or body is answered 408 and the connection is freed.
+  HEADERS_TIMEOUT_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(10_000),
+  ),
+  REQUEST_TIMEOUT_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(30_000),
+  ),
+  DATABASE_CONNECT_TIMEOUT_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(5_000),
+  ),
+  DATABASE_STATEMENT_TIMEOUT_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(15_000),
   ),
   JOB_LEASE_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
@@ -120,6 +142,10 @@ export function loadServerConfig(
     databaseSchema: s.DATABASE_SCHEMA,
     logLevel: s.LOG_LEVEL,
     jobLeaseMs: s.JOB_LEASE_MS,
+    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: Math.max(s.REQUEST_TIMEOUT_MS, s.HEADERS_TIMEOUT_MS),
+    databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_MS,
     embeddedSandbox: embedded,
   };
 }

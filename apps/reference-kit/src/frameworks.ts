@@ -6,7 +6,7 @@
  * around it is shared (http-server.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KitError, type Market } from '@bnpl-kit/core';
+import { KitError, type Market, type MarketLogger } from '@bnpl-kit/core';
 import { sendResponse } from '@bnpl-kit/core/node';
 import * as expressAdapter from '@bnpl-kit/express';
 import * as honoAdapter from '@bnpl-kit/hono';
@@ -28,7 +28,12 @@ export function notFound(path: string): Response {
   return new KitError('not_found', `No endpoint at ${path}`).toResponse();
 }
 
-function startExpress(market: Market, own: OwnRoutes): NodeListener {
+/** 5xx causes of framework-level errors go to the log; the client only sees a problem document. */
+function logged(logger: MarketLogger) {
+  return { onError: (err: unknown) => logger.error({ err }, 'request failed outside the kit') };
+}
+
+function startExpress(market: Market, own: OwnRoutes, logger: MarketLogger): NodeListener {
   const app = express();
   app.disable('x-powered-by');
   for (const [path, route] of Object.entries(own)) {
@@ -39,11 +44,15 @@ function startExpress(market: Market, own: OwnRoutes): NodeListener {
   }
   app.use(expressAdapter.createBnplRouter(market));
   app.use((req, res) => void sendResponse(res, notFound(req.path)));
+  // Last: Express's own error page (HTML with a stack) must never answer.
+  app.use(expressAdapter.bnplErrorHandler(logged(logger)));
   return app;
 }
 
-function startKoa(market: Market, own: OwnRoutes): NodeListener {
+function startKoa(market: Market, own: OwnRoutes, logger: MarketLogger): NodeListener {
   const app = new Koa();
+  // First: every error below it is a problem document, not Koa's text/plain page.
+  app.use(koaAdapter.bnplErrorHandler(logged(logger)));
   const send = async (ctx: Koa.Context, response: Response) => {
     ctx.respond = false;
     await sendResponse(ctx.res, response);
@@ -57,8 +66,9 @@ function startKoa(market: Market, own: OwnRoutes): NodeListener {
   return app.callback();
 }
 
-function startHono(market: Market, own: OwnRoutes): NodeListener {
+function startHono(market: Market, own: OwnRoutes, logger: MarketLogger): NodeListener {
   const app = new Hono();
+  app.onError(honoAdapter.bnplErrorHandler(logged(logger)));
   for (const [path, route] of Object.entries(own))
     app.get(path, (c) => route(new URL(c.req.url), c.req.header('accept') ?? ''));
   app.route('/', honoAdapter.createBnplRouter(market));
@@ -66,7 +76,10 @@ function startHono(market: Market, own: OwnRoutes): NodeListener {
   return getRequestListener(app.fetch);
 }
 
-export const FRAMEWORKS: Record<FrameworkName, (market: Market, own: OwnRoutes) => NodeListener> = {
+export const FRAMEWORKS: Record<
+  FrameworkName,
+  (market: Market, own: OwnRoutes, logger: MarketLogger) => NodeListener
+> = {
   express: startExpress,
   koa: startKoa,
   hono: startHono,

@@ -34,7 +34,7 @@ export {
   type SandboxKeys,
 } from './keys.js';
 export { createLogger, REDACTED_PATHS } from './logger.js';
-export { type RunOptions, runReferenceServer } from './main.js';
+export { type RunOptions, runReferenceServer, sandboxBanner } from './main.js';
 export { type ReferenceServer, type StartReferenceServerOptions, startReferenceServer } from './server.js';
 export { startBanner, walkthroughScript } from './walkthrough.js';
 export { createJobWorker, type JobRunner, type JobWorker, type JobWorkerOptions } from './worker.js';

@@ -14,6 +14,31 @@ function describeDatabase(server: ReferenceServer): string {
   return `${server.store.dialect === 'pglite' ? 'PGlite (embedded) at' : 'PostgreSQL at'} ${server.store.location}`;
 }
 
+/** The sandbox start banner of a started server. */
+export function sandboxBanner(server: ReferenceServer, name: string): string {
+  const { config } = server;
+  // Secrets are printed until a start that printed them succeeded (`markShown`); later starts read
+  // them back from the environment or the key file.
+  const unshown = new Set(
+    (server.keys?.unshownExports ?? []).map((line) => /^export (\w+)=/.exec(line)?.[1]),
+  );
+  return startBanner({
+    name,
+    mode: config.integrationMode,
+    framework: config.framework,
+    baseUrl: server.publicBaseUrl,
+    marketApiToken: unshown.has('MARKET_API_TOKEN') ? server.marketApiToken.reveal() : undefined,
+    apiKey: unshown.has('APP_API_KEY') ? server.keys?.appApiKey.reveal() : undefined,
+    database: describeDatabase(server),
+    serviceUrl: server.embedded?.serviceUrl ?? config.serviceApiUrl ?? '',
+    embedded: server.embedded !== undefined,
+    keyExports: server.keys?.unshownExports ?? [],
+    keyFile: server.keys?.file,
+    webhookUrl: server.market.webhookUrl,
+    shopUrl: server.shopUrl,
+  });
+}
+
 export async function runReferenceServer(options: RunOptions): Promise<ReferenceServer | undefined> {
   // Signals are ours from before the start: a Ctrl-C while the database initialises, or right
   // after listening while the banner prints, must still close everything and exit 0.
@@ -76,25 +101,9 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     'listening',
   );
   if (config.mode === 'sandbox') {
-    process.stdout.write(
-      startBanner({
-        name: options.name,
-        mode: config.integrationMode,
-        framework: config.framework,
-        baseUrl: server.publicBaseUrl,
-        marketApiToken: server.marketApiToken.reveal(),
-        apiKey: server.keys?.appApiKey.reveal() ?? '',
-        database: describeDatabase(server),
-        serviceUrl: server.embedded?.serviceUrl ?? config.serviceApiUrl ?? '',
-        embedded: server.embedded !== undefined,
-        keyExports: server.keys?.unshownExports ?? [],
-        keyFile: server.keys?.file,
-        webhookUrl: server.market.webhookUrl,
-        shopUrl: server.shopUrl,
-      }),
-    );
+    process.stdout.write(sandboxBanner(started, options.name));
     // Only now, on a start that got this far, do the keys count as shown.
-    await server.keys?.markShown().catch((error: unknown) => {
+    await started.keys?.markShown().catch((error: unknown) => {
       logger.warn(
         { err: error },
         'could not record that the sandbox keys were shown; they print again next start',

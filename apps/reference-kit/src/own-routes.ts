@@ -4,6 +4,7 @@
  * load balancer stops sending traffic before the server stops accepting it), and the page the BNPL
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
+import { KitError, unstorableReason } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
 import { completePage, wantsHtml } from './complete-page.js';
 import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
@@ -37,18 +38,30 @@ export function createOwnRoutes(
     },
     async [BNPL_COMPLETE_PATH](url, accept) {
       const orderId = url.searchParams.get('order_id') ?? '';
+      // Looked up in the database: an ID it could not hold is a 400, not a failed query.
+      const problem = orderId.length > 255 ? 'must be at most 255 characters' : unstorableReason(orderId);
+      if (problem !== undefined) {
+        return new KitError('validation_failed', `order_id ${problem}`, {
+          errors: [{ path: 'order_id', message: problem }],
+        }).toResponse();
+      }
       const order = orderId === '' ? undefined : await store.findOrderById(orderId);
       // A person sent back by the provider reads a page; curl and scripts keep the JSON.
       if (wantsHtml(accept)) {
         return completePage({ orderId, status: order?.status, shopUrl: demo ? '/' : undefined });
       }
+      if (!order) {
+        return new KitError('order_not_found', 'No order with this order_id is known to this market', {
+          extensions: { order_id: orderId || null },
+        }).toResponse({ 'cache-control': 'no-store' });
+      }
       return Response.json(
         {
           message: 'The BNPL flow is finished; the order status arrives by webhook.',
           order_id: orderId || null,
-          status: order?.status ?? null,
+          status: order.status,
         },
-        { status: order ? 200 : 404, headers: noStore },
+        { headers: noStore },
       );
     },
   };

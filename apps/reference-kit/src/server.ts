@@ -14,7 +14,7 @@ import {
 } from '@bnpl-kit/core';
 import { createDemoShopHandler, demoUsersFrom } from '@bnpl-kit/demo-shop';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
-import { type OpenStoreOptions, openStore, type Store } from '@bnpl-kit/store';
+import { type OpenStoreOptions, openStore, redactDatabaseUrl, type Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
 import { demoUsersBody } from './demo-user.js';
@@ -85,6 +85,26 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** A database that cannot be used at start-up, said in terms of the variable to fix. */
+function databaseStartError(error: unknown, config: ServerConfig): Error {
+  const cause = error instanceof Error ? error : new Error(String(error));
+  if (config.databaseUrl === undefined) {
+    return new Error(
+      `the embedded database in DATA_DIR=${config.dataDir} cannot be opened: ${cause.message}`,
+      {
+        cause,
+      },
+    );
+  }
+  const where = redactDatabaseUrl(config.databaseUrl.reveal());
+  const reason = (cause.cause instanceof Error ? cause.cause.message : undefined) ?? cause.message;
+  return new Error(
+    `DATABASE_URL (${where}) cannot be used: ${reason}. Check that PostgreSQL runs there and accepts ` +
+      `connections (DATABASE_CONNECT_TIMEOUT_MS=${config.databaseConnectTimeoutMs})`,
+    { cause },
+  );
+}
+
 export async function startReferenceServer(options: StartReferenceServerOptions): Promise<ReferenceServer> {
   const config = loadServerConfig(options.env ?? process.env, options);
   const logger = options.logger ?? createLogger({ level: config.logLevel, base: { server: options.name } });
@@ -102,7 +122,11 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
         dataDir: join(config.dataDir, 'pglite'),
         schema: config.databaseSchema,
         logger: logger.child({ component: 'store' }),
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
         ...options.storeOptions,
+      }).catch((error: unknown) => {
+        throw databaseStartError(error, config);
       }));
     if (!options.store) cleanup.push(() => store.close());
 
@@ -112,11 +136,15 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     // wake the worker now rather than at its next poll.
     const warnWebhookHost = createWebhookHostWarning(logger);
     let webhookUrl: string | undefined;
-    const http = createHttpServer(logger, (path, status, req) => {
-      if (path !== WEBHOOK_PATH) return;
-      if (status === 200) worker?.nudge();
-      else if (status === 401 && webhookUrl) warnWebhookHost(req.headers.host, webhookUrl);
-    });
+    const http = createHttpServer(
+      logger,
+      (path, status, req) => {
+        if (path !== WEBHOOK_PATH) return;
+        if (status === 200) worker?.nudge();
+        else if (status === 401 && webhookUrl) warnWebhookHost(req.headers.host, webhookUrl);
+      },
+      { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs },
+    );
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
     const url = `http://${urlHost(config.host)}:${port}`;
@@ -185,7 +213,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       cleanup.push(() => started.stop());
     }
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    http.setApp(FRAMEWORKS[config.framework](market, createOwnRoutes(store, state, demo)));
+    http.setApp(FRAMEWORKS[config.framework](market, createOwnRoutes(store, state, demo), logger));
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
     if (embedded && demo) {

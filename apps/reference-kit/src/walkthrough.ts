@@ -9,11 +9,26 @@ import { SANDBOX_MOUNT } from './embedded-sandbox.js';
 export interface WalkthroughInput {
   mode: IntegrationMode;
   baseUrl: string;
-  marketApiToken: string;
-  /** `APP_API_KEY`: the SDK's key, used for the availability check in data-sharing mode. */
-  apiKey: string;
+  /**
+   * Printed into the script only when given. The start banner gives it only until a start that
+   * printed it succeeded (secrets are shown once); otherwise the script reads `MARKET_API_TOKEN` from
+   * the environment or from `keyFile`.
+   */
+  marketApiToken: string | undefined;
+  /** `APP_API_KEY`: the SDK's key, used for the availability check in data-sharing mode. Same rule. */
+  apiKey: string | undefined;
   /** An external sandbox service (`bnpl-kit sandbox`); default: the embedded one under this server. */
   serviceUrl?: string | undefined;
+  /** The sandbox key file the script reads secrets from when they are not printed. */
+  keyFile?: string | undefined;
+}
+
+/** A shell expression for a secret: the value itself, or the variable, else the key file's entry. */
+function secret(name: string, value: string | undefined, keyFile: string | undefined): string {
+  if (value !== undefined) return q(value);
+  const fromFile =
+    keyFile === undefined ? '' : `$(node -p ${q(`require(process.argv[1]).${name} ?? ''`)} ${q(keyFile)})`;
+  return `"\${${name}:-${fromFile}}"`;
 }
 
 const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -106,8 +121,8 @@ export function walkthroughScript(input: WalkthroughInput): string {
   const dataSharing = input.mode === 'data-sharing';
   return [
     `BASE=${input.baseUrl}`,
-    `TOKEN=${q(input.marketApiToken)}`,
-    ...(dataSharing ? [`API_KEY=${q(input.apiKey)}`] : []),
+    `TOKEN=${secret('MARKET_API_TOKEN', input.marketApiToken, input.keyFile)}`,
+    ...(dataSharing ? [`API_KEY=${secret('APP_API_KEY', input.apiKey, input.keyFile)}`] : []),
     `SERVICE=${input.serviceUrl ?? `$BASE${SANDBOX_MOUNT}`}`,
     'SANDBOX=$SERVICE/sandbox',
     HELPERS,

@@ -3,6 +3,8 @@
  * ServerResponse). Express and Koa adapters are thin because of it; the rest of core stays free of
  * Node-only APIs.
  */
+
+export { answerClientError } from './node/client-error.js';
 export {
   createNodeListener,
   type FetchHandler,

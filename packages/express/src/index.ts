@@ -4,9 +4,9 @@
  *
  *   app.use('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import type { Market } from '@bnpl-kit/core';
-import { handleNodeRequest } from '@bnpl-kit/core/node';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { kitErrorOfFramework, type Market, problemAnswer } from '@bnpl-kit/core';
+import { handleNodeRequest, sendAnswer } from '@bnpl-kit/core/node';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 
 export const frameworkName = 'express';
 
@@ -26,5 +26,25 @@ export function createBnplRouter(market: Market): RequestHandler {
       maxBodyBytes: market.maxBodyBytes,
       consumed: { rawBody: (req as { rawBody?: unknown }).rawBody, body: req.body, help: RAW_BODY_HELP },
     });
+  };
+}
+
+/**
+ * The last middleware of an Express app: any error (a path Express cannot decode, a body parser's
+ * 413, a route that throws) is answered as an RFC 9457 problem, never Express's HTML error page
+ * with a stack. `onError` sees 5xx causes for logging.
+ *
+ *   app.use(bnplErrorHandler({ onError: (err) => log.error({ err }) }));
+ */
+export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): ErrorRequestHandler {
+  return function bnplErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+    // Express's rule: once a response has started, only its default handler may cut the connection.
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const kitError = kitErrorOfFramework(error);
+    if (kitError.status >= 500) options.onError?.(error);
+    sendAnswer(res, problemAnswer(kitError));
   };
 }

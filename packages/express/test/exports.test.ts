@@ -5,7 +5,12 @@ import * as adapter from '../src/index.js';
 
 describe('@bnpl-kit/express exports', () => {
   it('has the same export names as every other adapter', () => {
-    expect(Object.keys(adapter).sort()).toEqual(['RAW_BODY_HELP', 'createBnplRouter', 'frameworkName']);
+    expect(Object.keys(adapter).sort()).toEqual([
+      'RAW_BODY_HELP',
+      'bnplErrorHandler',
+      'createBnplRouter',
+      'frameworkName',
+    ]);
     expect(adapter.frameworkName).toBe('express');
     expect(adapter.RAW_BODY_HELP).toContain('createBnplRouter(market)');
   });

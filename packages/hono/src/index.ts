@@ -4,8 +4,8 @@
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import { type Market, markBodyNotRaw } from '@bnpl-kit/core';
-import { type Context, Hono } from 'hono';
+import { kitErrorOfFramework, type Market, markBodyNotRaw, problemResponse } from '@bnpl-kit/core';
+import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
 
 export const frameworkName = 'hono';
@@ -49,4 +49,18 @@ export function createBnplRouter(market: Market): Hono {
     return market.handle(await rawRequest(c), { basePath: base });
   });
   return app;
+}
+
+/**
+ * For `app.onError(...)`: any error of the app (a route that throws, an `HTTPException`) is
+ * answered as an RFC 9457 problem instead of Hono's text/plain 500. `onError` sees 5xx causes.
+ *
+ *   app.onError(bnplErrorHandler({ onError: (err) => log.error({ err }) }));
+ */
+export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): ErrorHandler {
+  return (error) => {
+    const response = problemResponse(kitErrorOfFramework(error));
+    if (response.status >= 500) options.onError?.(error);
+    return response;
+  };
 }

@@ -4,8 +4,8 @@
  *
  *   app.use(mount('/bnpl', createBnplRouter(market))); // with koa-mount; or app.use(createBnplRouter(market))
  */
-import type { Market } from '@bnpl-kit/core';
-import { handleNodeRequest } from '@bnpl-kit/core/node';
+import { kitErrorOfFramework, type Market, problemAnswer } from '@bnpl-kit/core';
+import { handleNodeRequest, sendAnswer } from '@bnpl-kit/core/node';
 import type { Middleware } from 'koa';
 
 export const frameworkName = 'koa';
@@ -31,5 +31,29 @@ export function createBnplRouter(market: Market): Middleware {
       maxBodyBytes: market.maxBodyBytes,
       consumed: { rawBody: parsed.rawBody, body: parsed.body, help: RAW_BODY_HELP },
     });
+  };
+}
+
+/**
+ * The first middleware of a Koa app: an error thrown anywhere below (a route that throws,
+ * `ctx.throw`, a body parser) is answered as an RFC 9457 problem instead of Koa's text/plain page.
+ * `onError` sees 5xx causes for logging (Koa's own `error` event is not emitted for them).
+ *
+ *   app.use(bnplErrorHandler({ onError: (err) => log.error({ err }) }));
+ */
+export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): Middleware {
+  return async function bnplErrors(ctx, next) {
+    try {
+      await next();
+    } catch (error) {
+      if (ctx.res.headersSent) {
+        ctx.res.destroy();
+        return;
+      }
+      const kitError = kitErrorOfFramework(error);
+      if (kitError.status >= 500) options.onError?.(error);
+      ctx.respond = false;
+      sendAnswer(ctx.res, problemAnswer(kitError));
+    }
   };
 }

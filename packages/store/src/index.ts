@@ -1,4 +1,9 @@
-export { redactDatabaseUrl } from './executor/pg.js';
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  redactDatabaseUrl,
+} from './executor/pg.js';
+export { isUnavailable as isStoreUnavailable } from './executor/pg-faults.js';
 export type { Dialect, Queryable, QueryResult, SqlExecutor, TransactionClient } from './executor/types.js';
 export type { StoreLogger } from './logger.js';
 export { EMBEDDED_MIGRATIONS } from './migrations/embedded.js';

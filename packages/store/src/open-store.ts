@@ -28,6 +28,10 @@ export interface OpenStoreOptions {
   schema?: string | undefined;
   /** pg pool size (default 10). */
   poolSize?: number | undefined;
+  /** PostgreSQL: how long to wait for a connection, in ms (default 5000). */
+  connectTimeoutMs?: number | undefined;
+  /** PostgreSQL: longest a statement may run, in ms (default 15000). */
+  statementTimeoutMs?: number | undefined;
   /** Pino or anything with `info/warn/error(obj, msg)`. Silent by default. */
   logger?: StoreLogger | undefined;
   /** Apply pending migrations before returning (default true). */
@@ -51,7 +55,14 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
 
   let executor: SqlExecutor;
   if (databaseUrl) {
-    executor = createPgExecutor({ connectionString: databaseUrl, schema, max: options.poolSize, logger });
+    executor = createPgExecutor({
+      connectionString: databaseUrl,
+      schema,
+      max: options.poolSize,
+      connectTimeoutMs: options.connectTimeoutMs,
+      statementTimeoutMs: options.statementTimeoutMs,
+      logger,
+    });
   } else if (options.memory === true) {
     executor = await createPgliteExecutor({ memory: true, schema });
   } else {

@@ -71,7 +71,8 @@ export function marketClient(base: string, token: string): MarketClient {
     },
     async storedStatus(orderId) {
       const answer = await http(`${base}/bnpl/complete?order_id=${encodeURIComponent(orderId)}`);
-      return (answer.body.status as string | null) ?? null;
+      // An unknown order is a 404 problem, whose `status` is the HTTP status.
+      return answer.status === 200 ? ((answer.body.status as string | null) ?? null) : null;
     },
     async waitForStatus(orderId, status) {
       await waitFor(async () => (await client.storedStatus(orderId)) === status, {

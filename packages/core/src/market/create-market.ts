@@ -5,6 +5,7 @@
  */
 import { KitError } from '../errors.js';
 import { isSecret } from '../models/secret.js';
+import { MAX_TEXT_LENGTH, unstorableReason } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
@@ -87,6 +88,28 @@ function routesFor(paths: MarketPaths, dataSharing: boolean, sandbox: boolean): 
   return routes;
 }
 
+function pathnameOf(url: string): string {
+  // A bridge or framework that built a URL from a hostile request target must not make this a 500.
+  if (!URL.canParse(url)) throw new KitError('validation_failed', 'The request target is not a valid URL');
+  return new URL(url).pathname;
+}
+
+/** Path parameters are looked up and stored like body IDs: the same rules, the same 400. */
+function checkParams(params: Readonly<Record<string, string>>): void {
+  for (const name in params) {
+    const value = params[name]!;
+    const problem =
+      value.length > MAX_TEXT_LENGTH
+        ? `must be at most ${MAX_TEXT_LENGTH} characters`
+        : unstorableReason(value);
+    if (problem !== undefined) {
+      throw new KitError('validation_failed', `Path parameter ${name} ${problem}`, {
+        errors: [{ path: name, message: problem }],
+      });
+    }
+  }
+}
+
 function logFailure(logger: MarketLogger, error: KitError, fields: Record<string, unknown>): void {
   if (error.status >= 500) {
     const hook = (error as Partial<HookFailureType>).hook;
@@ -142,7 +165,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     let route: string | undefined;
     let answer: MarketAnswer;
     try {
-      pathname = new URL(request.url).pathname;
+      pathname = pathnameOf(request.url);
       const base = handleOptions?.basePath?.replace(/\/+$/, '') ?? '';
       if (base !== '') pathname = pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : '/';
       const match = router.match(request.method, pathname);
@@ -154,6 +177,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
         });
       }
       route = match.route.name;
+      checkParams(match.params);
       const hookContext = new RequestHookContext(requestId, request, logger);
       const ctx: RouteContext = {
         request,

@@ -13,6 +13,7 @@ export {
   readHeader,
 } from './body-hints.js';
 export { createMarket, type HandleOptions, HookFailure, type Market } from './create-market.js';
+export { kitErrorOfFramework } from './framework-error.js';
 export type {
   FetchUserClaimObjectInput,
   HookContext,

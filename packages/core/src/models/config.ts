@@ -26,6 +26,26 @@ const optionalUrl = optionalText.refine(
   },
 );
 
+/** The URL schemes the store speaks (node-postgres); anything else would be tried as PostgreSQL. */
+export const DATABASE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
+
+/** What is wrong with a `DATABASE_URL`, never echoing it (it may hold a password). */
+export function databaseUrlProblem(value: string): string | undefined {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined || !(DATABASE_URL_SCHEMES as readonly string[]).includes(`${scheme}:`)) {
+    const given = scheme === undefined ? 'no scheme' : `the scheme "${scheme}:"`;
+    return `must be a PostgreSQL URL (postgres:// or postgresql://); it has ${given}. Leave it unset for the embedded PGlite database`;
+  }
+  if (!URL.canParse(value)) {
+    const port = /^[^:]+:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*):([^/?#]*)/.exec(value)?.[1];
+    const hint = '(a password containing @, #, / or : must be percent-encoded)';
+    if (port !== undefined && /^\d+$/.test(port)) return 'has a port above 65535';
+    if (port !== undefined && port !== '') return `has a malformed port: it must be a number ${hint}`;
+    return `is not a valid URL ${hint}`;
+  }
+  return undefined;
+}
+
 export const envSchema = z.object({
   MODE: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).default('sandbox'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -46,7 +66,12 @@ export const envSchema = z.object({
         z.enum(BASIC_PROFILE_KEYS, { error: `each key must be one of ${BASIC_PROFILE_KEYS.join(', ')}` }),
       ),
     ),
-  DATABASE_URL: optionalSecret,
+  DATABASE_URL: optionalText
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? undefined : databaseUrlProblem(v);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((v) => (v === undefined ? undefined : new Secret(v))),
   SERVICE_API_URL: optionalUrl,
   SERVICE_PUBLIC_KEY: optionalText,
   PUBLIC_BASE_URL: optionalUrl,

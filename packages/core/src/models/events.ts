@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { KitError } from '../errors.js';
 import { orderStatusSchema } from './status.js';
+import { safeText, unstorableReason } from './text.js';
 import { field, parseWire, wireObject } from './wire.js';
 
 export const EVENT_TYPES = {
@@ -11,7 +12,9 @@ export const EVENT_TYPES = {
   disbursementRequirementUpdated: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
 } as const;
 
-const id = z.string().min(1).max(255);
+// Decoded IDs are stored and looked up: text PostgreSQL cannot keep is a 400 here, never a 500
+// (which the service would retry forever).
+const id = safeText();
 
 export const orderStatusUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.orderStatusUpdated)),
@@ -22,8 +25,8 @@ export const orderStatusUpdatedCodec = wireObject({
 const transactionFields = {
   transactionId: field('transaction_id', id),
   credifyId: field('credify_id', id),
-  transactionStatus: field('transaction_status', z.string().min(1).max(64)),
-  offerCode: field('offer_code', z.string().min(1).max(255)),
+  transactionStatus: field('transaction_status', safeText(64)),
+  offerCode: field('offer_code', safeText()),
 };
 
 export const offerTransactionStatusUpdatedCodec = wireObject({
@@ -86,6 +89,14 @@ export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
   if (typeof payload.type !== 'string' || payload.type.length === 0) {
     throw new KitError('validation_failed', 'Webhook body has no "type"', {
       errors: [{ path: 'type', message: 'required string' }],
+    });
+  }
+  // Recorded with the event ID even when unknown, so it must be storable like any ID.
+  const typeProblem =
+    payload.type.length > 255 ? 'must be at most 255 characters' : unstorableReason(payload.type);
+  if (typeProblem !== undefined) {
+    throw new KitError('validation_failed', `Webhook body "type" ${typeProblem}`, {
+      errors: [{ path: 'type', message: typeProblem }],
     });
   }
   const codec = codecs[payload.type as keyof typeof codecs];

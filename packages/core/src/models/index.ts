@@ -5,4 +5,5 @@ export * from './order.js';
 export * from './order-line.js';
 export * from './secret.js';
 export * from './status.js';
+export * from './text.js';
 export * from './wire.js';

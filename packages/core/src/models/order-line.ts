@@ -1,23 +1,18 @@
 import { z } from 'zod';
 import { amountCodec, toBigInt } from './money.js';
+import { httpUrl, safeText } from './text.js';
 import { field, nested, wireObject } from './wire.js';
 
 export const MEASUREMENT_UNITS = ['EACH'] as const;
 
-const httpUrl = z
-  .string()
-  .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: 'must be an absolute http(s) URL' });
-const text255 = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .max(255, { error: 'must be at most 255 characters' });
+const text255 = safeText();
 
 export const orderLineCodec = wireObject(
   {
     name: field('name', text255),
     referenceId: field('reference_id', text255),
-    imageUrl: field('image_url', httpUrl),
-    productUrl: field('product_url', httpUrl),
+    imageUrl: field('image_url', httpUrl()),
+    productUrl: field('product_url', httpUrl()),
     quantity: field(
       'quantity',
       z

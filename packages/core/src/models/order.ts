@@ -3,13 +3,11 @@ import { z } from 'zod';
 import { type Amount, amountCodec, toBigInt } from './money.js';
 import { orderLineCodec, orderLineSchema } from './order-line.js';
 import { orderStatusSchema } from './status.js';
+import { httpUrl, safeText } from './text.js';
 import { field, nested, nestedArray, optionalNested, wireObject } from './wire.js';
 
 const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
-const referenceId = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(255, { error: 'must be at most 255 characters' });
+const referenceId = safeText();
 
 /** `POST /v1/orders` body (specification: Order create request). */
 export const orderCreateRequestCodec = wireObject({
@@ -38,6 +36,11 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
     }
     sum += toBigInt(line.subtotal);
   });
+  // Nothing to pay is not an order the service can finance: refused here, not at the service.
+  if (toBigInt(order.totalAmount) === 0n) {
+    ctx.addIssue({ code: 'custom', path: ['total_amount', 'value'], message: 'must be greater than 0' });
+    return;
+  }
   if (consistent && sum !== toBigInt(order.totalAmount)) {
     ctx.addIssue({
       code: 'custom',
@@ -75,8 +78,8 @@ export const orderActionResultCodec = wireObject({
 
 /** Optional disburse body: `{ invoice: { number, url, issued_at } }` (WIRE §5). */
 export const invoiceCodec = wireObject({
-  number: field('number', z.string().min(1).max(255)),
-  url: field('url', z.string().url().optional()),
+  number: field('number', safeText()),
+  url: field('url', httpUrl().optional()),
   issuedAt: field(
     'issued_at',
     z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),

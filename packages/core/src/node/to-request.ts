@@ -55,6 +55,22 @@ function originOf(req: IncomingMessage, baseUrl: string | undefined): string {
   return 'http://localhost';
 }
 
+/**
+ * The origin-form of a request target. HTTP/1.1 also allows the absolute form
+ * (`POST http://host/v1/orders`, RFC 9112 §3.2.2), which proxies send and attackers try; appended
+ * to an origin it would not parse. Its path and query are what the request means; any other form
+ * (`*`, garbage) routes nowhere.
+ */
+export function pathAndQuery(target: string | undefined): string {
+  if (target === undefined || target === '') return '/';
+  if (target.startsWith('/')) return target;
+  if (/^https?:\/\//i.test(target) && URL.canParse(target)) {
+    const parsed = new URL(target);
+    return `${parsed.pathname}${parsed.search}`;
+  }
+  return '/';
+}
+
 function replacementBody(consumed: ConsumedBody | undefined): {
   body: Uint8Array | string | null;
   raw: boolean;
@@ -73,7 +89,7 @@ function replacementBody(consumed: ConsumedBody | undefined): {
  */
 export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}): Request {
   const method = (req.method ?? 'GET').toUpperCase();
-  const url = `${originOf(req, options.baseUrl)}${options.url ?? req.url ?? '/'}`;
+  const url = `${originOf(req, options.baseUrl)}${pathAndQuery(options.url ?? req.url)}`;
   const { signal, res } = options;
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (method === 'GET' || method === 'HEAD') {

@@ -10,7 +10,7 @@ import { isSecret, type Secret } from '../models/secret.js';
 import { issuesOf } from '../models/wire.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
-import { idempotencyKeys } from './idempotency.js';
+import { headerSafe, idempotencyKeys } from './idempotency.js';
 import { defaultSleep, type RetryPolicy, withRetries } from './retry.js';
 import {
   API_KEY_HEADER,
@@ -48,6 +48,8 @@ export interface ServiceClientOptions {
 
 export const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
 
+const HEADER_VALUE = /^[\x21-\x7E]+$/;
+
 interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, string>;
@@ -60,7 +62,7 @@ interface CallInput {
 /** Pushing the same tokens again is the same request; new tokens are a new one. */
 async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Promise<string> {
   const digest = base64UrlEncode(await sha256(utf8(tokens.join('\n'))));
-  return `push-claims:${credifyId}:${digest.slice(0, 22)}`;
+  return idempotencyKeys.pushClaims(credifyId, digest.slice(0, 22));
 }
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
@@ -114,7 +116,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const headers: Record<string, string> = { Accept: 'application/json', ...authorization };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const key = input.options?.idempotencyKey ?? input.idempotencyKey;
-    if (!route.idempotent && key !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = key;
+    // A caller's own key with characters a header cannot carry would fail inside fetch (a
+    // misleading "service unreachable"); encode it the way the derived keys are.
+    if (!route.idempotent && key !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = HEADER_VALUE.test(key) ? key : headerSafe(key);
+    }
     return withRetries(policy, route.idempotent, input.options?.signal, () =>
       exchange({
         operation,

@@ -3,19 +3,20 @@
  * SDK; the market stores it, builds the user's claims with a fresh commitment per scope, signs one
  * claim token per scope, pushes the tokens, and only then keeps the commitments.
  */
-import { z } from 'zod';
 import { generateCommitment } from '../../claims/commitment.js';
 import { commitmentKeyFor } from '../../claims/names.js';
 import { buildClaimTokens } from '../../claims/token.js';
 import { type ClaimObject, claimObjectSchema } from '../../claims/types.js';
 import { KitError } from '../../errors.js';
 import { isSecret } from '../../models/secret.js';
+import { safeText } from '../../models/text.js';
 import { field, parseWire, wireObject } from '../../models/wire.js';
 import type { MarketAnswer } from '../answer.js';
 import { readJsonBody } from '../body.js';
 import { authenticateUser, callHook, HookFailure, json, type RouteContext } from '../context.js';
 
-const userId = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(255);
+// Both IDs are stored, and credify_id goes into the service's URL and an Idempotency-Key.
+const userId = safeText();
 
 export const pushClaimsRequestCodec = wireObject({
   id: field('id', userId),

@@ -25,6 +25,7 @@ import type { MarketAnswer } from '../answer.js';
 import { readJsonBody } from '../body.js';
 import { authenticateClient, json, type RouteContext } from '../context.js';
 import type { StoredOrder } from '../store.js';
+import { retryUnavailable } from '../store-retry.js';
 
 /** Same content → same fingerprint, whatever the key order or spacing of the request. */
 export async function requestFingerprint(order: OrderCreateRequest): Promise<string> {
@@ -55,7 +56,7 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
   const body = await readJsonBody(ctx.request, limits.maxBodyBytes);
   const order = parseWire(orderCreateRequestSchema, body, 'Order create request');
   const fingerprint = await requestFingerprint(order);
-  const existing = await store.findOrderByReferenceId(order.referenceId);
+  const existing = await retryUnavailable(() => store.findOrderByReferenceId(order.referenceId));
   if (existing) return replayOrConflict(existing, fingerprint);
   const created = await service.createOrder(
     { referenceId: order.referenceId, totalAmount: order.totalAmount, orderLines: order.orderLines },
@@ -63,14 +64,17 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
     // with other content, which the local fingerprint check above already answers with 409.
     { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
   );
-  const inserted = await store.insertOrder({
-    id: created.id,
-    referenceId: order.referenceId,
-    totalAmount: order.totalAmount,
-    orderLines: order.orderLines,
-    status: created.orderStatus,
-    requestFingerprint: fingerprint,
-  });
+  // The service now has the order: a lost connection here must not leave it without a local row.
+  const inserted = await retryUnavailable(() =>
+    store.insertOrder({
+      id: created.id,
+      referenceId: order.referenceId,
+      totalAmount: order.totalAmount,
+      orderLines: order.orderLines,
+      status: created.orderStatus,
+      requestFingerprint: fingerprint,
+    }),
+  );
   if (!inserted.created) return replayOrConflict(inserted.order, fingerprint);
   return json(orderRecord(inserted.order), 201);
 }

@@ -9,6 +9,7 @@ import { KitError } from '../../errors.js';
 import { EVENT_TYPES, isUnknownEvent, parseWebhookEvent, type WebhookEvent } from '../../models/events.js';
 import type { TransitionResult } from '../../models/status.js';
 import { transition } from '../../models/status.js';
+import { MAX_TEXT_LENGTH, unstorableReason } from '../../models/text.js';
 import { isWebhookVerificationError } from '../../signature/errors.js';
 import type { Keyring } from '../../signature/keyring.js';
 import { type VerifiedWebhook, verifyWebhook } from '../../signature/verify.js';
@@ -17,6 +18,7 @@ import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
 import { callHook, header, type RouteContext } from '../context.js';
 import type { MarketTransaction, StoredOrder } from '../store.js';
+import { retryUnavailable } from '../store-retry.js';
 
 const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
 
@@ -146,10 +148,25 @@ export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
   }
   const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
   const verified = await verify(ctx, body);
+  checkEventId(verified.eventId);
   // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
   const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
-  const outcome = await ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx));
+  const outcome = await retryUnavailable(() =>
+    ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx)),
+  );
   return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
+}
+
+/** The event ID is a stored primary key: capped and storable, or the delivery is a 400, not a 500. */
+function checkEventId(eventId: string): void {
+  const problem =
+    eventId.length > MAX_TEXT_LENGTH
+      ? `must be at most ${MAX_TEXT_LENGTH} characters`
+      : unstorableReason(eventId);
+  if (problem === undefined) return;
+  throw new KitError('validation_failed', `The X-Event-Id header ${problem}`, {
+    errors: [{ path: 'X-Event-Id', message: problem }],
+  });
 }
 
 const utf8Decoder = new TextDecoder();
