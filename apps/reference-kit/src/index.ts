@@ -26,6 +26,7 @@ export {
 export { type EmbeddedSandbox, SANDBOX_MOUNT } from './embedded-sandbox.js';
 export { FRAMEWORKS } from './frameworks.js';
 export { basicHooks, claimsOfUser, dataSharingHooks, type HookDeps } from './hooks.js';
+export { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 export {
   ensureSandboxKeys,
   generateSigningKey,

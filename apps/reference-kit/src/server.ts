@@ -28,6 +28,7 @@ import {
 import { FRAMEWORKS } from './frameworks.js';
 import { basicHooks, dataSharingHooks, type HookDeps } from './hooks.js';
 import { createHttpServer } from './http-server.js';
+import { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 import { ensureSandboxKeys, type SandboxKeys } from './keys.js';
 import { createLogger } from './logger.js';
 import { BNPL_COMPLETE_PATH, createOwnRoutes } from './own-routes.js';
@@ -51,6 +52,8 @@ export interface StartReferenceServerOptions {
   sandboxOptions?: Partial<SandboxOptions>;
   /** Worker polling (tests shorten the idle wait). */
   worker?: { minIdleMs?: number; maxIdleMs?: number };
+  /** The invoice for disbursements that come without one; default `referenceInvoice`. */
+  getDisbursementInvoice?: DisbursementInvoiceSource;
 }
 
 export interface ReferenceServer {
@@ -141,6 +144,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       providingBasicProfile:
         config.mode === 'sandbox' ? providingBasicProfile(config) : config.providingBasicProfile,
       bnplCallbackUrl: config.bnplCallbackUrl ?? `${publicBaseUrl}${BNPL_COMPLETE_PATH}`,
+      getDisbursementInvoice: options.getDisbursementInvoice ?? referenceInvoice,
     };
     const market = createMarket({
       config: {
@@ -157,7 +161,9 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     });
 
     if (dataSharing) {
-      const disburse: JobRunner = (job) => runDisbursement({ store, service, logger }, job as never);
+      const { getDisbursementInvoice } = hookDeps;
+      const disburse: JobRunner = (job) =>
+        runDisbursement({ store, service, logger, getDisbursementInvoice }, job as never);
       const started = createJobWorker({
         store,
         runners: { [DISBURSE_JOB]: disburse },
