@@ -1,5 +1,6 @@
 /** `getDisbursementInvoice` (WIRE §5): asked only when the disburse request brings no invoice. */
 import { describe, expect, it, vi } from 'vitest';
+import type { StoredOrder } from '../src/market/store.js';
 import { API_TOKEN, call, insertOrder, makeMarket } from './market-support.js';
 
 const disburse = (body?: unknown) => ({
@@ -23,7 +24,10 @@ async function marketWithApprovedOrder(hook?: Parameters<typeof makeMarket>[0]) 
 
 describe('POST /v1/orders/:id/disburse and getDisbursementInvoice', () => {
   it('sends the hook’s invoice when the request has none, asking with the stored order', async () => {
-    const getDisbursementInvoice = vi.fn(() => ({ number: 'INV-7', issuedAt: '2026-11-21T10:00:00Z' }));
+    const getDisbursementInvoice = vi.fn((_order: StoredOrder) => ({
+      number: 'INV-7',
+      issuedAt: '2026-11-21T10:00:00Z',
+    }));
     const t = await marketWithApprovedOrder({ hooks: { getDisbursementInvoice } });
     const response = await call(t.market, '/v1/orders/svc_1/disburse', disburse());
     expect(response.status).toBe(202);
