@@ -1,3 +1,4 @@
+export { API_REFERENCE_PATH, apiReferenceRoutes, OPENAPI_PATH } from './api-reference.js';
 export { bearerToken, sameSecret } from './auth.js';
 export {
   FRAMEWORK_NAMES,

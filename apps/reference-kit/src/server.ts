@@ -12,10 +12,12 @@ import {
   type Secret,
   type ServiceClient,
 } from '@bnpl-kit/core';
+import { marketOpenApi } from '@bnpl-kit/core/openapi';
 import { createDemoShopHandler, demoUsersFrom } from '@bnpl-kit/demo-shop';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
 import { type OpenStoreOptions, openStore, type Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
+import { apiReferenceRoutes } from './api-reference.js';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
 import { demoUsersBody } from './demo-user.js';
 import { DISBURSE_JOB, runDisbursement } from './disbursement.js';
@@ -176,7 +178,14 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       cleanup.push(() => started.stop());
     }
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    http.setApp(FRAMEWORKS[config.framework](market, createOwnRoutes(store, state, demo)));
+    // The kit's generated OpenAPI document for this mode, and a reference page rendered from it.
+    const openApi = marketOpenApi({
+      integrationMode: config.integrationMode,
+      mode: config.mode,
+      serverUrl: publicBaseUrl,
+    });
+    const own = { ...createOwnRoutes(store, state, demo), ...apiReferenceRoutes(openApi) };
+    http.setApp(FRAMEWORKS[config.framework](market, own));
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
     if (embedded && demo) {
