@@ -1,7 +1,7 @@
 /**
  * `pnpm openapi`: writes docs/openapi/*.json from the codecs. `--check` writes nothing and exits 1
  * naming every document that differs from its committed copy (CI runs the same comparison as a
- * test, test/openapi.test.ts).
+ * test, docs/test/openapi.test.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { openApiDocuments, openApiText } from '../src/openapi.js';

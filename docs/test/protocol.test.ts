@@ -5,8 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { decodeJwt } from 'jose';
-import { describe, expect, it } from 'vitest';
 import {
   allScopesHash,
   allScopesHashInput,
@@ -14,14 +12,17 @@ import {
   type ClaimObject,
   canonicalJson,
   priorArtJson,
-} from '../src/claims/index.js';
-import { webhookBodyDigest, webhookMessage } from '../src/signature/index.js';
-import { verifyWebhook } from '../src/signature/verify.js';
+  verifyWebhook,
+  webhookBodyDigest,
+  webhookMessage,
+} from '@bnpl-kit/core';
+import { decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
 
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 const doc = readFileSync(new URL('docs/protocol.md', root), 'utf8');
 const vectors = JSON.parse(
-  readFileSync(new URL('./fixtures/webhook-and-claims.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('packages/core/test/fixtures/webhook-and-claims.json', root), 'utf8'),
 ) as { signing_key_pkcs8_pem: string; public_key: string };
 
 /** `WIRE §4`, `WIRE.md §6`, and the further sections of a list: `WIRE §4, §6` or `WIRE §3 and §7`. */
