@@ -56,6 +56,8 @@ export interface ContractHttpOptions {
   fetch?: typeof fetch;
   /** Per request; a market that does not answer in time fails the check. Default 10 000. */
   timeoutMs?: number;
+  /** Runs on every answer and may throw a ContractViolation (openapi-validation.ts). */
+  checkResponse?: (exchange: HttpExchange) => void;
 }
 
 /** `TypeError: fetch failed (ECONNRESET: other side closed)`: undici hides the useful part in `cause`. */
@@ -72,10 +74,12 @@ export class ContractHttp {
   readonly exchanges: HttpExchange[] = [];
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #checkResponse: ((exchange: HttpExchange) => void) | undefined;
 
   constructor(options: ContractHttpOptions = {}) {
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#checkResponse = options.checkResponse;
   }
 
   /** The most recent exchange, for a violation that has no particular one to show. */
@@ -142,6 +146,7 @@ export class ContractHttp {
       },
     };
     this.exchanges.push(exchange);
+    this.#checkResponse?.(exchange);
     return exchange;
   }
 }

@@ -5,6 +5,7 @@
 import type { ClaimObject } from '@bnpl-kit/core';
 import { checksFor } from './checks/index.js';
 import { ContractHttp, describeExchange } from './http.js';
+import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
 import { hasCommitments, parseDemoUsers } from './support/users.js';
 import {
@@ -118,6 +119,7 @@ function failureText(check: ContractCheck, error: unknown, http: ContractHttp): 
 /** Runs one check with its own HTTP record and a deadline; never throws. */
 export async function runCheck(check: ContractCheck, options: ContractSuiteOptions): Promise<CheckResult> {
   const http = new ContractHttp({
+    checkResponse: openApiResponseCheck(options.mode),
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.requestTimeoutMs && { timeoutMs: options.requestTimeoutMs }),
   });

@@ -7,12 +7,15 @@ import {
   idempotencyKeys,
   isKitError,
   type KitError,
+  knownOrderStatus,
   type MarketLogger,
+  type MarketStore,
   type ServiceClient,
   type StoredOrder,
   transition,
 } from '@bnpl-kit/core';
-import type { Job, Store, StoreTransaction } from '@bnpl-kit/store';
+import type { Job, StoreTransaction } from '@bnpl-kit/store';
+import type { DisbursementInvoiceSource } from './invoice.js';
 
 export const DISBURSE_JOB = 'disburse';
 
@@ -47,9 +50,12 @@ function isPermanent(error: KitError): boolean {
 }
 
 export interface DisbursementDeps {
-  store: Store;
+  /** Only reads and moves the order: any market store will do (tests use core's memory store). */
+  store: Pick<MarketStore, 'findOrderById' | 'transaction'>;
   service: ServiceClient;
   logger: MarketLogger;
+  /** The same source as the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
+  getDisbursementInvoice?: DisbursementInvoiceSource;
 }
 
 /** Runs one disbursement job: asks the service to disburse, then records what the service says. */
@@ -61,13 +67,12 @@ export async function runDisbursement(deps: DisbursementDeps, job: Job<DisburseP
     deps.logger.info({ orderId, status: order.status, jobId: job.id }, 'disbursement not needed any more');
     return;
   }
+  const invoice = await deps.getDisbursementInvoice?.(order);
   let remote: Awaited<ReturnType<ServiceClient['disburseOrder']>>;
   try {
-    remote = await deps.service.disburseOrder(
-      orderId,
-      {},
-      { idempotencyKey: disburseIdempotencyKey(orderId) },
-    );
+    remote = await deps.service.disburseOrder(orderId, invoice ? { invoice } : {}, {
+      idempotencyKey: disburseIdempotencyKey(orderId),
+    });
   } catch (error) {
     if (isKitError(error) && isPermanent(error)) {
       throw new PermanentJobFailure(`The service refused to disburse order ${orderId}: ${error.message}`, {
@@ -78,14 +83,23 @@ export async function runDisbursement(deps: DisbursementDeps, job: Job<DisburseP
   }
   const after = await deps.store.transaction(async (tx) => {
     const local = await tx.getOrderForUpdate(orderId);
-    if (!local) return undefined;
-    const result = transition(local.status, remote.orderStatus);
+    // A status outside the six is read tolerantly (WIRE §6): it moves nothing and is logged below.
+    const remoteStatus = knownOrderStatus(remote.orderStatus);
+    if (!local || remoteStatus === undefined) return local;
+    const result = transition(local.status, remoteStatus);
     if (!result.changed) return local;
     await tx.setOrderStatus({ orderId, from: local.status, to: result.status, source: `job:${job.id}` });
     return { ...local, status: result.status } satisfies StoredOrder;
   });
   deps.logger.info(
-    { orderId, jobId: job.id, attempt: job.attempts, status: after?.status ?? remote.orderStatus },
+    {
+      orderId,
+      jobId: job.id,
+      attempt: job.attempts,
+      status: after?.status,
+      serviceStatus: remote.orderStatus,
+      invoice: invoice?.number,
+    },
     'disbursement requested',
   );
 }

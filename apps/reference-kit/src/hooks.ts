@@ -17,6 +17,7 @@ import {
 import type { Store, StoreTransaction, UserRecord } from '@bnpl-kit/store';
 import { authenticateMarketSystem, authenticateSessionUser } from './auth.js';
 import { enqueueDisbursement } from './disbursement.js';
+import type { DisbursementInvoiceSource } from './invoice.js';
 
 export interface HookDeps {
   store: Store;
@@ -26,6 +27,8 @@ export interface HookDeps {
   providingBasicProfile: readonly BasicProfileKey[];
   /** `BNPL_CALLBACK_URL`; the user lands here (with `?order_id=`) after the BNPL flow. */
   bnplCallbackUrl: string;
+  /** Used by `POST /v1/orders/:id/disburse` without an invoice and by the disbursement job alike. */
+  getDisbursementInvoice: DisbursementInvoiceSource;
 }
 
 function callbackFor(deps: HookDeps) {
@@ -41,6 +44,7 @@ export function basicHooks(deps: HookDeps): MarketHooks<StoreTransaction> {
     authenticateInternalAPIClient: authenticateMarketSystem(deps.marketApiToken),
     authenticateInternalUser: authenticateSessionUser(deps.store),
     getBNPLCallback: callbackFor(deps),
+    getDisbursementInvoice: (order) => deps.getDisbursementInvoice(order),
     async handleWebhook({ eventId, event, order, transition }) {
       // Basic mode: the service disburses by itself once documents are accepted; just keep a trace.
       deps.logger.info(
@@ -89,18 +93,6 @@ export function dataSharingHooks(deps: HookDeps): MarketHooks<StoreTransaction> 
     async fetchUserClaimObject({ localId, credifyId, scopes, includeCommitments }) {
       const user = await findUser(store, localId, credifyId);
       return claimsOfUser(deps, user, { scopes, includeCommitments });
-    },
-
-    async fetchVerificationInfo({ localId, credifyId }) {
-      const user = await findUser(store, localId, credifyId);
-      const { profile } = user;
-      return {
-        id: user.id,
-        credify_id: user.credifyId ?? credifyId ?? null,
-        phone_number: typeof profile.phone === 'string' ? profile.phone : null,
-        email: profile.email ?? null,
-        name: profile.name ?? null,
-      };
     },
 
     async updateUserId({ localId, credifyId }) {

@@ -1,3 +1,4 @@
+export { API_REFERENCE_PATH, apiReferenceRoutes, OPENAPI_PATH } from './api-reference.js';
 export { bearerToken, sameSecret } from './auth.js';
 export {
   FRAMEWORK_NAMES,
@@ -26,6 +27,7 @@ export {
 export { type EmbeddedSandbox, SANDBOX_MOUNT } from './embedded-sandbox.js';
 export { FRAMEWORKS } from './frameworks.js';
 export { basicHooks, claimsOfUser, dataSharingHooks, type HookDeps } from './hooks.js';
+export { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 export {
   ensureSandboxKeys,
   generateSigningKey,

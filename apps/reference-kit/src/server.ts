@@ -12,10 +12,12 @@ import {
   type Secret,
   type ServiceClient,
 } from '@bnpl-kit/core';
+import { marketOpenApi } from '@bnpl-kit/core/openapi';
 import { createDemoShopHandler, demoUsersFrom } from '@bnpl-kit/demo-shop';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
 import { type OpenStoreOptions, openStore, redactDatabaseUrl, type Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
+import { apiReferenceRoutes } from './api-reference.js';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
 import { demoUsersBody } from './demo-user.js';
 import { DISBURSE_JOB, runDisbursement } from './disbursement.js';
@@ -28,6 +30,7 @@ import {
 import { FRAMEWORKS } from './frameworks.js';
 import { basicHooks, dataSharingHooks, type HookDeps } from './hooks.js';
 import { createHttpServer } from './http-server.js';
+import { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 import { ensureSandboxKeys, type SandboxKeys } from './keys.js';
 import { createLogger } from './logger.js';
 import { BNPL_COMPLETE_PATH, createOwnRoutes } from './own-routes.js';
@@ -52,6 +55,8 @@ export interface StartReferenceServerOptions {
   sandboxOptions?: Partial<SandboxOptions>;
   /** Worker polling (tests shorten the idle wait). */
   worker?: { minIdleMs?: number; maxIdleMs?: number };
+  /** The invoice for disbursements that come without one; default `referenceInvoice`. */
+  getDisbursementInvoice?: DisbursementInvoiceSource;
 }
 
 export interface ReferenceServer {
@@ -183,6 +188,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       providingBasicProfile:
         config.mode === 'sandbox' ? providingBasicProfile(config) : config.providingBasicProfile,
       bnplCallbackUrl: config.bnplCallbackUrl ?? `${publicBaseUrl}${BNPL_COMPLETE_PATH}`,
+      getDisbursementInvoice: options.getDisbursementInvoice ?? referenceInvoice,
     };
     const market = createMarket({
       config: {
@@ -200,7 +206,9 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     webhookUrl = market.webhookUrl;
 
     if (dataSharing) {
-      const disburse: JobRunner = (job) => runDisbursement({ store, service, logger }, job as never);
+      const { getDisbursementInvoice } = hookDeps;
+      const disburse: JobRunner = (job) =>
+        runDisbursement({ store, service, logger, getDisbursementInvoice }, job as never);
       const started = createJobWorker({
         store,
         runners: { [DISBURSE_JOB]: disburse },
@@ -213,7 +221,14 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       cleanup.push(() => started.stop());
     }
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    http.setApp(FRAMEWORKS[config.framework](market, createOwnRoutes(store, state, demo), logger));
+    // The kit's generated OpenAPI document for this mode, and a reference page rendered from it.
+    const openApi = marketOpenApi({
+      integrationMode: config.integrationMode,
+      mode: config.mode,
+      serverUrl: publicBaseUrl,
+    });
+    const own = { ...createOwnRoutes(store, state, demo), ...apiReferenceRoutes(openApi) };
+    http.setApp(FRAMEWORKS[config.framework](market, own, logger));
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
     if (embedded && demo) {

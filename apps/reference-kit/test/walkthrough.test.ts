@@ -123,6 +123,24 @@ async function dataSharingFlow(server: TestServer): Promise<string[]> {
   return [an.session_token, binh.session_token];
 }
 
+/** `/openapi.json` is this mode's generated document; `/docs` renders it from locally served files. */
+async function expectApiReference(server: TestServer, mode: IntegrationMode) {
+  const document = await http(`${server.url}/openapi.json`);
+  expect(document.status).toBe(200);
+  expect(document.body).toMatchObject({ openapi: '3.1.0', servers: [{ url: server.publicBaseUrl }] });
+  const paths = Object.keys((document.body as { paths: Record<string, unknown> }).paths);
+  expect(paths.includes('/v1/push-claims')).toBe(mode === 'data-sharing');
+  const page = await fetch(`${server.url}/docs`);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await page.text();
+  expect(html).not.toMatch(/https?:\/\//);
+  for (const asset of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+    const answer = await fetch(`${server.url}${asset[1]}`);
+    expect(answer.status, asset[1]).toBe(200);
+    expect((await answer.text()).length, asset[1]).toBeGreaterThan(0);
+  }
+}
+
 for (const mode of MODES) {
   describe(`walkthrough, ${mode} mode`, () => {
     let store: Store;
@@ -139,6 +157,7 @@ for (const mode of MODES) {
           expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
           expect((await http(`${server.url}/healthz`)).status).toBe(200);
           expect((await http(`${server.url}/no-such-page`)).status).toBe(404);
+          await expectApiReference(server, mode);
           if (mode === 'basic') {
             await basicFlow(server);
             expectNoSecretsLogged(server, []);

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { scopeHash, verifyClaimToken } from '../src/claims/index.js';
+import { allScopesHash, scopeHash, verifyClaimToken } from '../src/claims/index.js';
 import { READ_FILTERED_OFFERS_SCOPE as OFFER_FILTER_SCOPE } from '../src/service/routes.js';
 import { call, makeMarket, type TestMarket, USER_TOKEN } from './market-support.js';
 
@@ -62,6 +62,37 @@ describe('POST /v1/push-claims', () => {
         scopeName,
         scopeHash: await scopeHash(expectedClaims[scopeName] as never),
       });
+    }
+  });
+
+  it("signs the prior art's all-scopes scope_hash when config.claimScopeHash is all-scopes (WIRE §7)", async () => {
+    const upserted: Record<string, string>[] = [];
+    const t = await makeMarket({
+      config: { claimScopeHash: 'all-scopes' },
+      hooks: {
+        async upsertCommitments(input) {
+          upserted.push(input.commitments);
+        },
+      },
+    });
+    const response = await call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: 'cred-1' }));
+    expect(response.status).toBe(200);
+    const commitments = upserted[0]!;
+    const claims = {
+      phone: { phone_number: '+84901234567', phone_commitment: commitments.phone! },
+      'org-1:loyalty': {
+        'org-1:tier': 'gold',
+        'org-1:points': '1200',
+        'org-1:loyalty:commitment': commitments['org-1:loyalty']!,
+      },
+    };
+    const [, tokens] = t.service.callsOf('pushClaimTokens')[0]!.args as [string, string[]];
+    expect(tokens).toHaveLength(2);
+    for (const token of tokens) {
+      const scopeName = decodeJwt(token).scope_name as keyof typeof claims;
+      const expected = await allScopesHash(claims, scopeName, commitments[scopeName]!);
+      expect(expected).not.toBe(await scopeHash(claims[scopeName]));
+      await verifyClaimToken(token, t.appPublicKey, { scopeName, scopeHash: expected });
     }
   });
 

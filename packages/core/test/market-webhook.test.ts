@@ -208,10 +208,11 @@ describe('webhook processing', () => {
     const notJson = await deliver(t, '{"type": ');
     expect(notJson.response.status).toBe(400);
     expect(notJson.json.code).toBe('invalid_json');
+    // An unknown status string is read tolerantly (WIRE §6); a status that is not text is not an event.
     const wrongShape = await deliver(t, {
       type: 'BNPL_ORDER_STATUS_UPDATED',
       order_id: 'o1',
-      order_status: 'LOST',
+      order_status: 42,
     });
     expect(wrongShape.response.status).toBe(400);
     expect(wrongShape.json.code).toBe('validation_failed');

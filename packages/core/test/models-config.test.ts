@@ -31,6 +31,14 @@ describe('configuration (WIRE §8)', () => {
     expect(config).toMatchObject({ mode: 'sandbox', port: 3000, webhookToleranceSeconds: 300 });
   });
 
+  it('reads CLAIM_SCOPE_HASH: per-scope by default, all-scopes for the prior art, nothing else (WIRE §7)', () => {
+    expect(loadConfig({}, { integrationMode: 'data-sharing' }).claimScopeHash).toBe('per-scope');
+    expect(
+      loadConfig({ CLAIM_SCOPE_HASH: ' all-scopes ' }, { integrationMode: 'data-sharing' }).claimScopeHash,
+    ).toBe('all-scopes');
+    expect(problems({ CLAIM_SCOPE_HASH: 'every-scope' })).toEqual(['CLAIM_SCOPE_HASH']);
+  });
+
   it('reports every problem at once, by name', () => {
     const found = problems({
       MODE: 'prod',

@@ -56,8 +56,13 @@ describe('webhook events', () => {
     ['an array', '[]', 'validation_failed'],
     ['no type', '{"order_id":"o1"}', 'validation_failed'],
     [
-      'bad status',
-      '{"type":"BNPL_ORDER_STATUS_UPDATED","order_id":"o1","order_status":"SHIPPED"}',
+      'an empty status',
+      '{"type":"BNPL_ORDER_STATUS_UPDATED","order_id":"o1","order_status":""}',
+      'validation_failed',
+    ],
+    [
+      'a fractional order_id',
+      '{"type":"BNPL_ORDER_STATUS_UPDATED","order_id":1.5,"order_status":"PAID"}',
       'validation_failed',
     ],
     ['missing order_id', '{"type":"BNPL_ORDER_STATUS_UPDATED","order_status":"PAID"}', 'validation_failed'],

@@ -191,13 +191,20 @@ describe('failure mapping', () => {
     ['not JSON', () => new Response('<html>oops</html>', { status: 200 })],
     ['no envelope', () => new Response(JSON.stringify({ id: 'ord-1' }), { status: 200 })],
     ['success false with 200', () => failure(200)],
-    ['a data field of the wrong shape', () => envelope(wireServiceOrder({ order_status: 'LOST' }))],
+    ['a data field of the wrong shape', () => envelope(wireServiceOrder({ order_status: 7 }))],
   ])('a malformed 2xx answer (%s) → upstream_rejected', async (_, answer) => {
     const s = withToken(answer);
     const error = await failureOf(client(s.fetch).getOrder('ord-1'));
     expect(error.code).toBe('upstream_rejected');
     expect(error.message).toContain('getOrder');
     expect(s.count(`GET ${ORDERS}/ord-1`)).toBe(1);
+  });
+
+  it('reads an order_status outside the six tolerantly instead of answering 502 (WIRE §6)', async () => {
+    const s = withToken(() => envelope(wireServiceOrder({ order_status: 'UNDER_REVIEW' })));
+    expect((await client(s.fetch).getOrder('ord-1')).orderStatus).toBe('UNDER_REVIEW');
+    const lower = withToken(() => envelope(wireServiceOrder({ order_status: 'approved' })));
+    expect((await client(lower.fetch).getOrder('ord-1')).orderStatus).toBe('APPROVED');
   });
 
   it('names the offending field of a malformed answer', async () => {

@@ -4,6 +4,7 @@ export { type Clock, createManualClock, isManualClock, type ManualClock, systemC
 export type { Fault, FaultInput, RouteFault, WebhookFault } from './faults.js';
 export { createSandboxFetch } from './fetch.js';
 export { createSandboxHandlers, DEFAULT_SANDBOX_BASE_URL, type SandboxHandlersOptions } from './msw.js';
+export { openApiDocuments, openApiText, sandboxAdminOpenApi } from './openapi.js';
 export {
   DEFAULT_ENTITY_ID,
   DEFAULT_ORGANIZATION_ID,

@@ -1,3 +1,10 @@
+export {
+  allScopesHash,
+  allScopesHashInput,
+  CLAIM_SCOPE_HASH_MODES,
+  type ClaimScopeHash,
+  priorArtJson,
+} from './all-scopes-hash.js';
 export { buildClaimObject } from './builder.js';
 export { canonicalJson, scopeHash } from './canonical.js';
 export { COMMITMENT_BYTES, extractCommitments, generateCommitment } from './commitment.js';

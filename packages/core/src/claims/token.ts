@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { KitError } from '../errors.js';
 import { parseWire } from '../models/wire.js';
 import { parseSigningKey } from '../signature/keys.js';
+import { allScopesHash, type ClaimScopeHash } from './all-scopes-hash.js';
 import { scopeHash as hashScope } from './canonical.js';
 import { commitmentKeyFor } from './names.js';
 import { importSigningSeed, importVerifyKey } from './token-keys.js';
@@ -128,6 +129,8 @@ export interface BuildClaimTokensInput {
   credifyId: string;
   signingKey: SigningKeyInput;
   iat?: number;
+  /** `per-scope` (default) or the prior art's `all-scopes` hash (WIRE §7, `CLAIM_SCOPE_HASH`). */
+  scopeHashMode?: ClaimScopeHash;
 }
 
 export interface ClaimTokenEntry {
@@ -138,14 +141,36 @@ export interface ClaimTokenEntry {
   commitment: string | undefined;
 }
 
-/** One token per scope of the claim object, each over that scope's own hash. */
+function commitmentOf(claims: ClaimObject, scopeName: string): string | undefined {
+  const commitment = claims[scopeName]?.[commitmentKeyFor(scopeName)];
+  return typeof commitment === 'string' ? commitment : undefined;
+}
+
+async function hashFor(input: BuildClaimTokensInput, scopeName: string): Promise<string> {
+  const scopeClaims = input.claims[scopeName] ?? {};
+  if (input.scopeHashMode !== 'all-scopes') return hashScope(scopeClaims);
+  const commitment = commitmentOf(input.claims, scopeName);
+  if (commitment === undefined) {
+    throw new KitError(
+      'validation_failed',
+      `The all-scopes scope hash needs a commitment in every scope; ${JSON.stringify(scopeName)} has none`,
+      { errors: [{ path: `${scopeName}.${commitmentKeyFor(scopeName)}`, message: 'required' }] },
+    );
+  }
+  return allScopesHash(input.claims, scopeName, commitment);
+}
+
+/**
+ * One token per scope of the claim object, each over that scope's own hash (or, with
+ * `scopeHashMode: 'all-scopes'`, over the prior art's hash of the whole object).
+ */
 export async function buildClaimTokens(input: BuildClaimTokensInput): Promise<ClaimTokenEntry[]> {
   // Parse once so a bad key fails before any work, and every token shares one import.
   const seed = parseSigningKey(input.signingKey);
   const iat = input.iat ?? nowSeconds();
   return Promise.all(
-    Object.entries(input.claims).map(async ([scopeName, scopeClaims]) => {
-      const hash = await hashScope(scopeClaims);
+    Object.keys(input.claims).map(async (scopeName) => {
+      const hash = await hashFor(input, scopeName);
       const token = await signClaimToken({
         organizationId: input.organizationId,
         credifyId: input.credifyId,
@@ -154,13 +179,7 @@ export async function buildClaimTokens(input: BuildClaimTokensInput): Promise<Cl
         signingKey: seed,
         iat,
       });
-      const commitment = scopeClaims[commitmentKeyFor(scopeName)];
-      return {
-        scopeName,
-        scopeHash: hash,
-        token,
-        commitment: typeof commitment === 'string' ? commitment : undefined,
-      };
+      return { scopeName, scopeHash: hash, token, commitment: commitmentOf(input.claims, scopeName) };
     }),
   );
 }

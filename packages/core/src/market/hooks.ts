@@ -1,11 +1,15 @@
 /**
- * The eight hooks of the specification ("Backend hooks a data-sharing market must provide"), typed.
+ * The hooks of the specification ("Backend hooks a data-sharing market must provide"), typed: seven
+ * of its eight. `fetchVerificationInfo` is left out on purpose: nothing in the specification or the
+ * service API consumes a verification structure, so the kit would call it for no one (see
+ * docs/protocol.md §10).
  * The two auth hooks are required in every mode: there is no permissive default, and
  * `createMarket` refuses to start without them. A hook may throw a `KitError` to answer with that
  * problem (e.g. `user_not_found`); anything else it throws becomes a 500 that hides the details.
  */
 import type { ClaimObject } from '../claims/index.js';
 import type { KnownWebhookEvent, UnknownEvent } from '../models/events.js';
+import type { Invoice } from '../models/order.js';
 import type { TransitionResult } from '../models/status.js';
 import type { MarketLogger } from './logger.js';
 import type { MarketTransaction, StoredOrder } from './store.js';
@@ -61,11 +65,6 @@ export interface MarketHooks<Tx extends MarketTransaction = MarketTransaction> {
    * does the naming). Offer filtering may know only one of the two IDs.
    */
   fetchUserClaimObject?(input: FetchUserClaimObjectInput, ctx: HookContext): Promise<ClaimObject>;
-  /** Maps the market user to the predefined verification data structure. */
-  fetchVerificationInfo?(
-    input: { localId: string; credifyId: string | undefined },
-    ctx: HookContext,
-  ): Promise<unknown>;
   /** Stores the service user ID against the internal user ID. */
   updateUserId?(input: { localId: string; credifyId: string }, ctx: HookContext): Promise<void>;
   /** Stores the commitments generated while pushing claims (scope name → commitment). */
@@ -77,6 +76,16 @@ export interface MarketHooks<Tx extends MarketTransaction = MarketTransaction> {
   handleWebhook?(input: WebhookHookInput<Tx>, ctx: HookContext): Promise<void>;
   /** The URL the provider redirects the user to once the BNPL transaction completes. */
   getBNPLCallback(order: StoredOrder, ctx: HookContext): Promise<string> | string;
+  /**
+   * Not one of the eight: the invoice to attach to a disbursement when the request brings none
+   * (some providers require one; WIRE §5). `POST /orders/:id/disburse` without an invoice asks it,
+   * and so should a market's own automatic disbursement (the reference servers' job does). Return
+   * undefined to disburse without an invoice. `ctx` is undefined outside a request (a background job).
+   */
+  getDisbursementInvoice?(
+    order: StoredOrder,
+    ctx: HookContext | undefined,
+  ): Promise<Invoice | undefined> | Invoice | undefined;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface MarketConfig {
   /** The market's externally visible base URL: the webhook URL is this + prefix + webhook path. */
   publicBaseUrl?: string | undefined;
   webhookToleranceSeconds?: number | undefined;
+  /** `scope_hash` of pushed claim tokens: `per-scope` (default) or the prior art's `all-scopes` (WIRE §7). */
+  claimScopeHash?: KitConfig['claimScopeHash'] | undefined;
 }
 
 /** Paths of the served endpoints. `prefix` is prepended to every other one. */

@@ -4,6 +4,7 @@
  * `Secret` and so never show up in a log line or a printout.
  */
 import { z } from 'zod';
+import { CLAIM_SCOPE_HASH_MODES, type ClaimScopeHash } from '../claims/all-scopes-hash.js';
 import { type FieldIssue, KitError } from '../errors.js';
 import { Secret } from './secret.js';
 import { issuesOf } from './wire.js';
@@ -78,6 +79,10 @@ export const envSchema = z.object({
   MARKET_API_TOKEN: optionalSecret,
   BNPL_CALLBACK_URL: optionalUrl,
   WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  // WIRE §7: `all-scopes` reproduces the prior-art service's claim-token scope hash.
+  CLAIM_SCOPE_HASH: optionalText.pipe(
+    z.enum(CLAIM_SCOPE_HASH_MODES, { error: 'must be "per-scope" or "all-scopes"' }).default('per-scope'),
+  ),
 });
 
 export interface KitConfig {
@@ -95,6 +100,8 @@ export interface KitConfig {
   marketApiToken: Secret | undefined;
   bnplCallbackUrl: string | undefined;
   webhookToleranceSeconds: number;
+  /** How claim tokens' `scope_hash` is computed (`CLAIM_SCOPE_HASH`, default `per-scope`). */
+  claimScopeHash: ClaimScopeHash;
 }
 
 export interface LoadConfigOptions {
@@ -157,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     marketApiToken: e.MARKET_API_TOKEN,
     bnplCallbackUrl: e.BNPL_CALLBACK_URL,
     webhookToleranceSeconds: e.WEBHOOK_TOLERANCE_SECONDS,
+    claimScopeHash: e.CLAIM_SCOPE_HASH,
   };
 }
 

@@ -1,7 +1,12 @@
-/** Webhook events (WIRE §4): four known `type`s plus an unknown fallback that is acknowledged. */
+/**
+ * Webhook events (WIRE §4): four known `type`s plus an unknown fallback that is acknowledged.
+ * Read tolerantly (WIRE §6): identifiers may arrive as strings or integers and are kept as strings,
+ * and an order status outside the six makes the event "unknown" (acknowledged, recorded, handed to
+ * `onUnknownEvent`) rather than a 400 the service would retry forever.
+ */
 import { z } from 'zod';
 import { KitError } from '../errors.js';
-import { orderStatusSchema } from './status.js';
+import { knownOrderStatus, type OrderStatus, orderStatusSchema } from './status.js';
 import { safeText, unstorableReason } from './text.js';
 import { field, parseWire, wireObject } from './wire.js';
 
@@ -14,7 +19,14 @@ export const EVENT_TYPES = {
 
 // Decoded IDs are stored and looked up: text PostgreSQL cannot keep is a 400 here, never a 500
 // (which the service would retry forever).
-const id = safeText();
+const id = z.union([
+  safeText(),
+  // A service that numbers its records sends numbers; they are kept as their decimal text.
+  z
+    .int()
+    .nonnegative()
+    .transform((n) => String(n)),
+]);
 
 export const orderStatusUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.orderStatusUpdated)),
@@ -45,6 +57,13 @@ export const disbursementRequirementUpdatedCodec = wireObject({
   isFulfilled: field('is_fulfilled', z.boolean()),
 });
 
+/** The same event with `order_status` read as any non-empty text, to tell unknown statuses apart. */
+const orderStatusUpdatedTolerantCodec = wireObject({
+  type: field('type', z.literal(EVENT_TYPES.orderStatusUpdated)),
+  orderId: field('order_id', id),
+  orderStatus: field('order_status', z.string().min(1).max(64)),
+});
+
 export type OrderStatusUpdatedEvent = z.output<typeof orderStatusUpdatedCodec.schema>;
 export type OfferTransactionStatusUpdatedEvent = z.output<typeof offerTransactionStatusUpdatedCodec.schema>;
 export type DisputeStatusUpdatedEvent = z.output<typeof disputeStatusUpdatedCodec.schema>;
@@ -52,6 +71,13 @@ export type DisbursementRequirementUpdatedEvent = z.output<typeof disbursementRe
 export interface UnknownEvent {
   type: string;
   unknown: true;
+  /**
+   * Why the kit could not act on it: a `type` it does not know, or a known type carrying an
+   * `order_status` outside the six (then `orderStatus` is the raw value and `orderId` the order).
+   */
+  reason: 'unknown_type' | 'unknown_order_status';
+  orderId?: string;
+  orderStatus?: string;
   payload: Record<string, unknown>;
 }
 
@@ -99,9 +125,24 @@ export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
       errors: [{ path: 'type', message: typeProblem }],
     });
   }
+  if (payload.type === EVENT_TYPES.orderStatusUpdated) return parseOrderStatusUpdated(payload);
   const codec = codecs[payload.type as keyof typeof codecs];
-  if (!codec) return { type: payload.type, unknown: true, payload };
+  if (!codec) return { type: payload.type, unknown: true, reason: 'unknown_type', payload };
   return parseWire(codec.schema, payload, `${payload.type} event`) as KnownWebhookEvent;
+}
+
+function parseOrderStatusUpdated(payload: Record<string, unknown>): WebhookEvent {
+  const event = parseWire(orderStatusUpdatedTolerantCodec.schema, payload, `${payload.type} event`);
+  const status: OrderStatus | undefined = knownOrderStatus(event.orderStatus);
+  if (status !== undefined) return { ...event, orderStatus: status };
+  return {
+    type: event.type,
+    unknown: true,
+    reason: 'unknown_order_status',
+    orderId: event.orderId,
+    orderStatus: event.orderStatus,
+    payload,
+  };
 }
 
 export function encodeWebhookEvent(event: KnownWebhookEvent): Record<string, unknown> {

@@ -51,12 +51,19 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
 });
 export type OrderCreateRequest = z.output<typeof orderCreateRequestSchema>;
 
+/**
+ * Present only when the service reported a status outside the six (WIRE §6, tolerant reading): its
+ * raw value, next to the stored `status` the market kept.
+ */
+const serviceStatus = z.string().optional();
+
 /** The order record the market answers with. `totalAmount` is camelCase on the wire (specification). */
 export const orderRecordCodec = wireObject({
   id: field('id', z.string().min(1)),
   referenceId: field('reference_id', z.string()),
   totalAmount: nested('totalAmount', amountCodec),
   status: field('status', orderStatusSchema),
+  serviceStatus: field('service_status', serviceStatus),
 });
 export type OrderRecord = z.output<typeof orderRecordCodec.schema>;
 
@@ -67,6 +74,7 @@ export const orderStatusInfoCodec = wireObject({
   status: field('status', orderStatusSchema),
   totalAmount: nested('total_amount', amountCodec),
   updatedAt: field('updated_at', z.string()),
+  serviceStatus: field('service_status', serviceStatus),
 });
 export type OrderStatusInfo = z.output<typeof orderStatusInfoCodec.schema>;
 
@@ -74,6 +82,7 @@ export type OrderStatusInfo = z.output<typeof orderStatusInfoCodec.schema>;
 export const orderActionResultCodec = wireObject({
   id: field('id', z.string().min(1)),
   status: field('status', orderStatusSchema),
+  serviceStatus: field('service_status', serviceStatus),
 });
 
 /** Optional disburse body: `{ invoice: { number, url, issued_at } }` (WIRE §5). */

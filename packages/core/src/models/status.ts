@@ -15,6 +15,29 @@ export const orderStatusSchema = z.preprocess(
   z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }),
 );
 
+const KNOWN = new Set<string>(ORDER_STATUSES);
+
+/** The known status a service value names (case-insensitively), or undefined for any other value. */
+export function knownOrderStatus(value: string): OrderStatus | undefined {
+  const upper = value.toUpperCase();
+  return KNOWN.has(upper) ? (upper as OrderStatus) : undefined;
+}
+
+/**
+ * A status as the service reports it (WIRE §6, tolerant reading): one of the six, or any other
+ * value a real service may grow, kept verbatim so it can be reported as `service_status` instead of
+ * failing the request. `(string & {})` keeps editor completion for the six.
+ */
+export type ServiceOrderStatus = OrderStatus | (string & {});
+
+/** Known values are normalised to upper case; anything else non-empty is kept as sent. */
+export const serviceOrderStatusSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(64, { error: 'must be at most 64 characters' })
+  .transform((value): ServiceOrderStatus => knownOrderStatus(value) ?? value)
+  .meta({ description: `Usually one of ${ORDER_STATUSES.join(', ')}; other values are read tolerantly.` });
+
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   PENDING: ['APPROVED', 'CANCELED'],
   APPROVED: ['DISBURSING', 'CANCELING', 'CANCELED'],

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { amountCodec } from '../models/money.js';
 import { disburseRequestCodec, sumSubtotals } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
-import { orderStatusSchema } from '../models/status.js';
+import { serviceOrderStatusSchema } from '../models/status.js';
 import { field, nested, nestedArray, optionalNested, type WireCodec, wireObject } from '../models/wire.js';
 
 const text255 = z
@@ -30,7 +30,8 @@ export const serviceOrderCodec = wireObject({
   referenceId: field('reference_id', text255),
   totalAmount: nested('total_amount', amountCodec),
   orderLines: nestedArray('order_lines', orderLines, (line) => z.array(line)),
-  orderStatus: field('order_status', orderStatusSchema),
+  // Read tolerantly (WIRE §6): a value outside the six is kept, never a 502.
+  orderStatus: field('order_status', serviceOrderStatusSchema),
 });
 
 const createOrderBaseCodec = wireObject({

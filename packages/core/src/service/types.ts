@@ -6,14 +6,15 @@
 import type { Amount } from '../models/money.js';
 import type { Invoice } from '../models/order.js';
 import type { OrderLine } from '../models/order-line.js';
-import type { OrderStatus } from '../models/status.js';
+import type { ServiceOrderStatus } from '../models/status.js';
 
 export interface ServiceOrder {
   id: string;
   referenceId: string;
   totalAmount: Amount;
   orderLines: OrderLine[];
-  orderStatus: OrderStatus;
+  /** One of the six statuses, or, read tolerantly (WIRE §6), whatever else the service sent. */
+  orderStatus: ServiceOrderStatus;
 }
 
 export interface CreateServiceOrderInput {

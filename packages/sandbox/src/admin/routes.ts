@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
 import { faultFromJson, faultJsonSchema } from '../faults.js';
 import { json } from '../http.js';
-import { organizationView, parseOrganizationJson } from '../organizations.js';
+import { organizationCodec, organizationView, parseOrganizationJson } from '../organizations.js';
 import type { Sandbox } from '../sandbox.js';
 import {
   callView,
@@ -48,6 +48,24 @@ const emitSchema = z.object({
   payload: z.looseObject({ type: z.string().min(1) }),
 });
 const claimCheckSchema = z.object({ scope_name: z.string().min(1), claims: z.record(z.string(), z.json()) });
+
+/**
+ * The request body schema of each admin route that reads one, keyed `METHOD pattern`: the source of
+ * the admin API's OpenAPI document (src/openapi.ts), next to the handlers that parse with them.
+ */
+export const ADMIN_REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  'PUT /sandbox/organizations/:id': organizationCodec.schema,
+  'PATCH /sandbox/organizations/:id': organizationCodec.schema,
+  'POST /sandbox/orders/:id/approve': approveSchema,
+  'POST /sandbox/orders/:id/ready': readySchema,
+  'POST /sandbox/claims/:credifyId/check': claimCheckSchema,
+  'POST /sandbox/transactions': transactionSchema,
+  'POST /sandbox/transactions/:id/dispute': disputeSchema,
+  'POST /sandbox/webhooks/deliveries/:id/replay': replaySchema,
+  'POST /sandbox/webhooks/events': emitSchema,
+  'POST /sandbox/faults': faultJsonSchema,
+  'PUT /sandbox/auto': autoScenarioJsonSchema,
+};
 
 function orgOr404(sandbox: Sandbox, id: string) {
   const organization = sandbox.organizations.get(id);

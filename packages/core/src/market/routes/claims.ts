@@ -57,6 +57,7 @@ export async function pushClaims(ctx: RouteContext): Promise<MarketAnswer> {
     credifyId,
     signingKey: isSecret(signingKey) ? signingKey.reveal() : signingKey,
     iat: Math.floor(ctx.deps.now() / 1000),
+    scopeHashMode: config.claimScopeHash ?? 'per-scope',
   });
   await service.pushClaimTokens(
     credifyId,

@@ -8,6 +8,8 @@ import { canonicalJson } from '../../claims/canonical.js';
 import { KitError } from '../../errors.js';
 import {
   disburseRequestCodec,
+  type Invoice,
+  invoiceCodec,
   type OrderCreateRequest,
   orderActionResultCodec,
   orderCreateRequestCodec,
@@ -15,7 +17,7 @@ import {
   orderRecordCodec,
   orderStatusInfoCodec,
 } from '../../models/order.js';
-import { assertStatusIn, type OrderStatus, transition } from '../../models/status.js';
+import { assertStatusIn, knownOrderStatus, type OrderStatus, transition } from '../../models/status.js';
 import { parseWire } from '../../models/wire.js';
 import { idempotencyKeys } from '../../service/idempotency.js';
 import type { ServiceOrder } from '../../service/types.js';
@@ -23,7 +25,7 @@ import { base64UrlEncode, utf8 } from '../../util/base64url.js';
 import { sha256 } from '../../util/bytes.js';
 import type { MarketAnswer } from '../answer.js';
 import { readJsonBody } from '../body.js';
-import { authenticateClient, json, type RouteContext } from '../context.js';
+import { authenticateClient, callHook, HookFailure, json, type RouteContext } from '../context.js';
 import type { StoredOrder } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
@@ -32,12 +34,26 @@ export async function requestFingerprint(order: OrderCreateRequest): Promise<str
   return base64UrlEncode(await sha256(utf8(canonicalJson(orderCreateRequestCodec.encode(order)))));
 }
 
-function orderRecord(order: StoredOrder): Record<string, unknown> {
+/**
+ * The service's status read tolerantly (WIRE §6): a value outside the six moves nothing, is logged
+ * once as a warning and is reported back as `service_status`; `status` stays the stored one.
+ */
+function unknownServiceStatus(ctx: RouteContext, remote: ServiceOrder): string | undefined {
+  if (knownOrderStatus(remote.orderStatus) !== undefined) return undefined;
+  ctx.deps.logger.warn(
+    { requestId: ctx.requestId, orderId: remote.id, serviceStatus: remote.orderStatus },
+    'the service reported an order status outside the six known ones; kept the stored status',
+  );
+  return remote.orderStatus;
+}
+
+function orderRecord(order: StoredOrder, serviceStatus?: string): Record<string, unknown> {
   return orderRecordCodec.encode({
     id: order.id,
     referenceId: order.referenceId,
     totalAmount: order.totalAmount,
     status: order.status,
+    serviceStatus,
   });
 }
 
@@ -64,6 +80,7 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
     // with other content, which the local fingerprint check above already answers with 409.
     { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
   );
+  const serviceStatus = unknownServiceStatus(ctx, created);
   // The service now has the order: a lost connection here must not leave it without a local row.
   const inserted = await retryUnavailable(() =>
     store.insertOrder({
@@ -71,12 +88,13 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
       referenceId: order.referenceId,
       totalAmount: order.totalAmount,
       orderLines: order.orderLines,
-      status: created.orderStatus,
+      // A new order whose status cannot be read is stored as not yet decided; webhooks move it on.
+      status: knownOrderStatus(created.orderStatus) ?? 'PENDING',
       requestFingerprint: fingerprint,
     }),
   );
   if (!inserted.created) return replayOrConflict(inserted.order, fingerprint);
-  return json(orderRecord(inserted.order), 201);
+  return json(orderRecord(inserted.order, serviceStatus), 201);
 }
 
 /** Applies the service's view of an order to the local record; returns the record afterwards. */
@@ -87,8 +105,9 @@ async function reconcile(
 ): Promise<StoredOrder | undefined> {
   return ctx.deps.store.transaction(async (tx) => {
     const local = await tx.getOrderForUpdate(remote.id);
-    if (!local) return undefined;
-    const result = transition(local.status, remote.orderStatus);
+    const remoteStatus = knownOrderStatus(remote.orderStatus);
+    if (!local || remoteStatus === undefined) return local;
+    const result = transition(local.status, remoteStatus);
     if (!result.changed) {
       if (result.reason === 'not_forward') {
         ctx.deps.logger.info(
@@ -112,9 +131,10 @@ export async function getOrderStatus(ctx: RouteContext): Promise<MarketAnswer> {
     orderStatusInfoCodec.encode({
       id: remote.id,
       referenceId: remote.referenceId,
-      status: local?.status ?? remote.orderStatus,
+      status: local?.status ?? knownOrderStatus(remote.orderStatus) ?? 'PENDING',
       totalAmount: remote.totalAmount,
       updatedAt: (local?.updatedAt ?? new Date(ctx.deps.now())).toISOString(),
+      serviceStatus: unknownServiceStatus(ctx, remote),
     }),
   );
 }
@@ -131,10 +151,33 @@ async function loadOrder(
   return order;
 }
 
-function actionResult(order: StoredOrder | undefined, remote: ServiceOrder): MarketAnswer {
+function actionResult(
+  ctx: RouteContext,
+  order: StoredOrder,
+  after: StoredOrder | undefined,
+  remote: ServiceOrder,
+): MarketAnswer {
   return json(
-    orderActionResultCodec.encode({ id: remote.id, status: order?.status ?? remote.orderStatus }),
+    orderActionResultCodec.encode({
+      id: remote.id,
+      status: after?.status ?? knownOrderStatus(remote.orderStatus) ?? order.status,
+      serviceStatus: unknownServiceStatus(ctx, remote),
+    }),
     202,
+  );
+}
+
+/** The hook's invoice is market code: check it here so a bad one is a 500, not the caller's 400. */
+function checkInvoice(value: unknown): Invoice | undefined {
+  if (value === undefined) return undefined;
+  const result = invoiceCodec.schema.safeParse(
+    typeof value === 'object' && value !== null ? invoiceCodec.encode(value as Invoice) : value,
+  );
+  if (result.success) return result.data;
+  throw new HookFailure(
+    'getDisbursementInvoice',
+    result.error,
+    'Hook getDisbursementInvoice returned an invalid invoice',
   );
 }
 
@@ -146,18 +189,22 @@ export async function cancelOrder(ctx: RouteContext): Promise<MarketAnswer> {
   const remote = await ctx.deps.service.cancelOrder(order.id, {
     idempotencyKey: idempotencyKeys.revertOrder(order.id),
   });
-  return actionResult(await reconcile(ctx, remote, 'cancel'), remote);
+  return actionResult(ctx, order, await reconcile(ctx, remote, 'cancel'), remote);
 }
 
 export async function disburseOrder(ctx: RouteContext): Promise<MarketAnswer> {
   await authenticateClient(ctx);
   const body = await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
-  const invoice =
+  const requested =
     body === undefined ? undefined : parseWire(disburseRequestCodec.schema, body, 'Disburse request').invoice;
   const order = await loadOrder(ctx, ['APPROVED', 'DISBURSING'], 'disburse');
+  const hook = ctx.deps.hooks.getDisbursementInvoice;
+  const invoice =
+    requested ??
+    (hook && checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
   // One key per order: whatever retries happen, the provider pays this order at most once.
   const remote = await ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
     idempotencyKey: idempotencyKeys.disburseOrder(order.id),
   });
-  return actionResult(await reconcile(ctx, remote, 'disburse'), remote);
+  return actionResult(ctx, order, await reconcile(ctx, remote, 'disburse'), remote);
 }

@@ -85,9 +85,16 @@ async function apply(
   const { deps, hookContext } = ctx;
   if (!(await tx.markEventProcessed(eventId, event.type))) return { duplicate: true };
   if (isUnknownEvent(event)) {
+    // WIRE §6: a status outside the six is recorded (above) and reported, and moves nothing.
+    if (event.reason === 'unknown_order_status') {
+      deps.logger.warn(
+        { requestId: ctx.requestId, eventId, orderId: event.orderId, serviceStatus: event.orderStatus },
+        'acknowledged an order status update with a status outside the six known ones; stored status kept',
+      );
+    }
     const handler = deps.onUnknownEvent;
     if (handler) await callHook(ctx, 'onUnknownEvent', () => handler({ eventId, event, tx }, hookContext));
-    else
+    else if (event.reason === 'unknown_type')
       deps.logger.info(
         { requestId: ctx.requestId, eventId, type: event.type },
         'acknowledged a webhook of unknown type',

@@ -1,0 +1,118 @@
+/**
+ * Every answer the suite receives from the market is validated against the kit's OpenAPI document
+ * for the mode under test (`@bnpl-kit/core/openapi`, the same one docs/openapi commits and the
+ * reference servers serve), so the document cannot drift from what markets answer. A mismatch
+ * fails the check that received it, naming the operation and the first schema errors.
+ *
+ * Paths are matched on their end (`…/v1/orders/{id}/cancel`) so a market mounted under a prefix is
+ * still recognised; a path the document does not describe (the suite's own probes of unknown
+ * routes) is not judged here. Error answers are checked only when they are problem+json, as
+ * WIRE §2 lets a market not built on the kit use its own vocabulary.
+ */
+import { type MarketOpenApiOptions, marketOpenApi, type OpenApiDocument } from '@bnpl-kit/core/openapi';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { HttpExchange } from './http.js';
+import { ContractViolation } from './violation.js';
+
+interface DocumentedResponse {
+  mediaTypes: Map<string, ValidateFunction>;
+}
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  pattern: RegExp;
+  /** How many literal segments: the more specific template wins when two match. */
+  literals: number;
+  responses: Map<string, DocumentedResponse>;
+}
+
+function compile(document: OpenApiDocument): Operation[] {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const pattern = new RegExp(
+      `${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`,
+    );
+    for (const [method, operation] of Object.entries(item)) {
+      if (!operation) continue;
+      const responses = new Map<string, DocumentedResponse>();
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const mediaTypes = new Map<string, ValidateFunction>();
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          // Component references resolve against the registered document.
+          const schema = JSON.parse(
+            JSON.stringify(media.schema).replaceAll('"#/components/', '"openapi#/components/'),
+          );
+          mediaTypes.set(type, ajv.compile(schema));
+        }
+        responses.set(status, { mediaTypes });
+      }
+      operations.push({
+        id: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        pattern,
+        literals: path.split('/').filter((s) => s !== '' && !s.startsWith('{')).length,
+        responses,
+      });
+    }
+  }
+  return operations;
+}
+
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`)
+    .join('; ');
+}
+
+export type ResponseCheck = (exchange: HttpExchange) => void;
+
+const cache = new Map<string, Operation[]>();
+
+/** A check for the answers of a market in `mode`, against the kit's document for that mode. */
+export function openApiResponseCheck(mode: MarketOpenApiOptions['integrationMode']): ResponseCheck {
+  let operations = cache.get(mode);
+  if (!operations) {
+    operations = compile(marketOpenApi({ integrationMode: mode, mode: 'sandbox' }));
+    cache.set(mode, operations);
+  }
+  const known = operations;
+  return (exchange) => {
+    const { pathname } = new URL(exchange.request.url);
+    const operation = known
+      .filter((o) => o.method === exchange.request.method && o.pattern.test(pathname))
+      .sort((a, b) => b.literals - a.literals)[0];
+    if (!operation) return;
+    const status = String(exchange.status);
+    const documented = operation.responses.get(status) ?? operation.responses.get('default');
+    const success = exchange.status < 400;
+    const fail = (mismatch: string) => {
+      throw new ContractViolation({
+        expected: `an answer to ${operation.id} (${operation.method} ${operation.path}) that matches docs/openapi`,
+        actual: `${mismatch}\n    ${exchange.request.method} ${exchange.request.url} → ${exchange.status}`,
+        spec: `WIRE §5 (OpenAPI operation ${operation.id})`,
+      });
+    };
+    if (!documented || (success && !operation.responses.has(status))) {
+      if (success) fail(`status ${status} is not documented for ${operation.id}`);
+      return;
+    }
+    if (documented.mediaTypes.size === 0) return;
+    const type = exchange.mediaType();
+    const validate = documented.mediaTypes.get(type);
+    if (!validate) {
+      if (success)
+        fail(`content type ${type || '(none)'}, documented: ${[...documented.mediaTypes.keys()].join(', ')}`);
+      return;
+    }
+    const body = exchange.json();
+    if (body === undefined) return fail(`a ${type} body that is not JSON`);
+    if (!validate(body))
+      fail(`the body does not match the ${status} schema: ${describeErrors(validate.errors)}`);
+  };
+}
