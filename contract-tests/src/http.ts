@@ -33,6 +33,8 @@ export interface HttpExchange {
   json(): unknown;
   /** The media type without parameters, lower case (`application/problem+json`). */
   mediaType(): string;
+  /** Advice about this answer that is not a failure (e.g. the kit's problem vocabulary not used). */
+  advisories: string[];
 }
 
 const EXCERPT_CHARS = 300;
@@ -130,6 +132,7 @@ export class ContractHttp {
       headers: response.headers,
       text,
       durationMs: performance.now() - started,
+      advisories: [],
       json() {
         try {
           return JSON.parse(text) as unknown;

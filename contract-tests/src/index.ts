@@ -7,7 +7,9 @@ export { checksFor, contractChecks } from './checks/index.js';
 export {
   ensure,
   expect2xx,
+  advise,
   expectJsonObject,
+  expectNoInternals,
   expectProblem,
   expectStatus,
   fail,
@@ -31,8 +33,11 @@ export type {
   ClaimTokenView,
   ContractSandbox,
   DeliveryView,
+  RouteFaultSpec,
   SandboxOrderView,
+  ServiceCallView,
   SignWebhookInput,
+  WebhookFaultSpec,
 } from './sandbox/driver.js';
 export { createHttpSandbox, type HttpSandboxOptions } from './sandbox/http-sandbox.js';
 export { parseDemoUsers } from './support/users.js';
@@ -50,4 +55,11 @@ export {
   type MarketPaths,
   type TestUser,
 } from './types.js';
-export { CheckSkipped, ContractViolation, isContractViolation, type ViolationDetails } from './violation.js';
+export {
+  CheckSkipped,
+  ContractViolation,
+  isContractViolation,
+  PrerequisiteFailed,
+  type ViolationDetails,
+} from './violation.js';
+export { findInternals } from './support/internals.js';
