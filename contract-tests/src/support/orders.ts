@@ -134,3 +134,17 @@ export function postAction(
 ): Promise<HttpExchange> {
   return ctx.http.send(orderPath(ctx, id, action), { method: 'POST', headers: { ...ctx.systemAuth } });
 }
+
+/**
+ * The provider approves `id` at the service, but the service's own APPROVED webhook is dropped, so
+ * a check can deliver that status itself (as a vector, pretty-printed, through a proxy) while the
+ * service and the webhooks still agree (certify never delivers a status the service does not have).
+ */
+export async function approveUnannounced(ctx: CheckContext, id: string): Promise<void> {
+  await ctx.sandbox.injectFault({ action: 'drop', times: 1, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+  try {
+    await ctx.sandbox.approve(id);
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
+}
