@@ -4,6 +4,7 @@
  * lost, so a retried disbursement cannot pay twice at a service that does not de-duplicate by itself.
  */
 import { ensure, expectStatus } from '../expect.js';
+import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { bearer, signedInUsers } from '../support/users.js';
@@ -74,12 +75,16 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
       await ctx.sandbox.injectFault({ operation: 'disburseOrder', action: 'error', status: 503, after_effect: true });
+      // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
+      // can only repeat the call: the case the key exists for.
+      await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+      let again: HttpExchange;
       try {
         await postAction(ctx, id, 'disburse');
+        again = await postAction(ctx, id, 'disburse');
       } finally {
         await ctx.sandbox.clearFaults();
       }
-      const again = await postAction(ctx, id, 'disburse');
       expectStatus(again, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
       const calls = await callsSince(ctx, since, 'disburseOrder', encodeURIComponent(id));
       expectKeys(calls, `the disburse calls of order ${id}`, true);
