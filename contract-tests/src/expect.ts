@@ -115,7 +115,8 @@ export function expectProblem(
     problems.push('"type" is not a URI');
   if (body.title !== undefined && typeof body.title !== 'string') problems.push('"title" is not a string');
   if (body.detail !== undefined && typeof body.detail !== 'string') problems.push('"detail" is not a string');
-  if (body.status !== undefined && body.status !== exchange.status) problems.push(`"status" is not ${exchange.status}`);
+  if (body.status !== undefined && body.status !== exchange.status)
+    problems.push(`"status" is not ${exchange.status}`);
   if (body.errors !== undefined) {
     const ok =
       Array.isArray(body.errors) &&
@@ -130,9 +131,15 @@ export function expectProblem(
   });
   const code = typeof body.code === 'string' ? body.code : undefined;
   if (code === undefined || body.type !== `${KIT_PROBLEM_TYPE_PREFIX}${code}`) {
-    advise(exchange, `kit vocabulary not used: no "code" with "type": "${KIT_PROBLEM_TYPE_PREFIX}<code>" (recommended, not required)`);
+    advise(
+      exchange,
+      `kit vocabulary not used: no "code" with "type": "${KIT_PROBLEM_TYPE_PREFIX}<code>" (recommended, not required)`,
+    );
   } else if (codes !== undefined && !codes.includes(code)) {
-    advise(exchange, `kit vocabulary: "code" ${code} where the kit uses ${codes.join(' or ')} ${expectation.what}`);
+    advise(
+      exchange,
+      `kit vocabulary: "code" ${code} where the kit uses ${codes.join(' or ')} ${expectation.what}`,
+    );
   }
   return body as ProblemBody;
 }

@@ -82,7 +82,12 @@ function describeError(error: unknown): string {
 function sendWithHost(
   url: string,
   host: string,
-  init: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined; timeoutMs: number },
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | Uint8Array | undefined;
+    timeoutMs: number;
+  },
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);

@@ -5,9 +5,9 @@
 export { type Certification, type CertificationOptions, startCertification } from './certification.js';
 export { checksFor, contractChecks } from './checks/index.js';
 export {
+  advise,
   ensure,
   expect2xx,
-  advise,
   expectJsonObject,
   expectNoInternals,
   expectProblem,
@@ -40,6 +40,7 @@ export type {
   WebhookFaultSpec,
 } from './sandbox/driver.js';
 export { createHttpSandbox, type HttpSandboxOptions } from './sandbox/http-sandbox.js';
+export { findInternals } from './support/internals.js';
 export { parseDemoUsers } from './support/users.js';
 export { RECIPES as WEBHOOK_VECTOR_RECIPES, WEBHOOK_VECTORS, type WebhookVector } from './support/vectors.js';
 export { type PollOptions, PollTimeout, pollUntil, waitForHttp } from './support/wait.js';
@@ -62,4 +63,3 @@ export {
   PrerequisiteFailed,
   type ViolationDetails,
 } from './violation.js';
-export { findInternals } from './support/internals.js';

@@ -43,21 +43,36 @@ async function callsSince(ctx: CheckContext, since: number, operation: string, p
 export const idempotencyKeyChecks: ContractCheck[] = [
   {
     id: 'service.idempotency-key.create',
-    title: 'Order creation carries an Idempotency-Key, the same one when the market repeats a call whose answer was lost',
+    title:
+      'Order creation carries an Idempotency-Key, the same one when the market repeats a call whose answer was lost',
     modes: BOTH_MODES,
     spec: 'WIRE §6',
     async run(ctx) {
       const since = await ctx.sandbox.lastCallId();
       const request = sampleOrder(ctx.unique('ref'));
-      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 503, after_effect: true });
+      await ctx.sandbox.injectFault({
+        operation: 'createOrder',
+        action: 'error',
+        status: 503,
+        after_effect: true,
+      });
       try {
         await postOrder(ctx, request);
       } finally {
         await ctx.sandbox.clearFaults();
       }
       const again = await postOrder(ctx, request);
-      expectStatus(again, [200, 201], 'for repeating an order whose first creation answer was lost', 'WIRE §5');
-      expectKeys(await callsSince(ctx, since, 'createOrder', request.reference_id), 'the create order calls of one order', true);
+      expectStatus(
+        again,
+        [200, 201],
+        'for repeating an order whose first creation answer was lost',
+        'WIRE §5',
+      );
+      expectKeys(
+        await callsSince(ctx, since, 'createOrder', request.reference_id),
+        'the create order calls of one order',
+        true,
+      );
       const atService = await ctx.sandbox.ordersByReference(request.reference_id);
       ensure(atService.length === 1, {
         expected: 'exactly one order at the service for the reference_id',
@@ -74,7 +89,12 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
-      await ctx.sandbox.injectFault({ operation: 'disburseOrder', action: 'error', status: 503, after_effect: true });
+      await ctx.sandbox.injectFault({
+        operation: 'disburseOrder',
+        action: 'error',
+        status: 503,
+        after_effect: true,
+      });
       // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
       // can only repeat the call: the case the key exists for.
       await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
@@ -101,7 +121,11 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
       expectStatus(await postAction(ctx, id, 'cancel'), 202, 'for cancelling an APPROVED order', 'WIRE §5');
-      expectKeys(await callsSince(ctx, since, 'revertOrder', encodeURIComponent(id)), `the revert call of order ${id}`, false);
+      expectKeys(
+        await callsSince(ctx, since, 'revertOrder', encodeURIComponent(id)),
+        `the revert call of order ${id}`,
+        false,
+      );
     },
   },
   {
@@ -120,7 +144,11 @@ export const idempotencyKeyChecks: ContractCheck[] = [
         headers: bearer(user.sessionToken),
       });
       expectStatus(exchange, 200, "for pushing the signed-in user's own claims", 'WIRE §5');
-      expectKeys(await callsSince(ctx, since, 'pushClaimTokens', encodeURIComponent(credifyId)), 'the claim token push', false);
+      expectKeys(
+        await callsSince(ctx, since, 'pushClaimTokens', encodeURIComponent(credifyId)),
+        'the claim token push',
+        false,
+      );
     },
   },
 ];

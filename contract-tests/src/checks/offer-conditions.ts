@@ -31,14 +31,17 @@ function claimsOf(claims: ClaimObject | undefined): Claim[] {
 /** A whole number claim, stored as a number or a digit string. */
 function numericClaim(claims: Claim[]): (Claim & { n: number }) | undefined {
   for (const c of claims) {
-    if (typeof c.value === 'number' && Number.isSafeInteger(c.value) && c.value >= 0) return { ...c, n: c.value };
+    if (typeof c.value === 'number' && Number.isSafeInteger(c.value) && c.value >= 0)
+      return { ...c, n: c.value };
     if (typeof c.value === 'string' && DIGITS.test(c.value)) return { ...c, n: Number(c.value) };
   }
   return undefined;
 }
 
 function stringClaim(claims: Claim[]): (Claim & { s: string }) | undefined {
-  for (const c of claims) if (typeof c.value === 'string' && c.value.length > 1 && !DIGITS.test(c.value)) return { ...c, s: c.value };
+  for (const c of claims)
+    if (typeof c.value === 'string' && c.value.length > 1 && !DIGITS.test(c.value))
+      return { ...c, s: c.value };
   return undefined;
 }
 
@@ -110,13 +113,18 @@ function expectRanks(
 
 async function callFilter(ctx: CheckContext, body: unknown) {
   const token = await ctx.sandbox.offerFilterToken();
-  return ctx.http.send(ctx.url(ctx.paths.offerFilter), { method: 'POST', json: body, headers: bearer(token) });
+  return ctx.http.send(ctx.url(ctx.paths.offerFilter), {
+    method: 'POST',
+    json: body,
+    headers: bearer(token),
+  });
 }
 
 export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.condition-kinds',
-    title: 'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
+    title:
+      'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
@@ -141,12 +149,48 @@ export const offerConditionChecks: ContractCheck[] = [
         ['lte-miss', leaf(num, 'LESS_THAN_OR_EQUAL_CONDITION', shorter), n <= shorter],
         ['contain', leaf(str, 'CONTAIN_CONDITION', str.s.slice(1)), true],
         ['contain-miss', leaf(str, 'CONTAIN_CONDITION', `${str.s}#`), false],
-        ['range', { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: shorter, max: n * 10 + 1 }, n >= shorter],
-        ['range-upper', { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, value: n, upper: n }, true],
-        ['range-miss', { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: n + 1, max: n + 100 }, false],
-        ['and', { kind: 'AND_CONDITION', subconditions: [leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n), leaf(str, 'EQUALITY_CONDITION', str.s)] }, true],
-        ['and-miss', { kind: 'AND_CONDITION', subconditions: [leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n), leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`)] }, false],
-        ['descriptor', { kind: 'EQUALITY_CONDITION', claim: { name: num.key, scope: num.scope }, value: n }, true],
+        [
+          'range',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: shorter, max: n * 10 + 1 },
+          n >= shorter,
+        ],
+        [
+          'range-upper',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, value: n, upper: n },
+          true,
+        ],
+        [
+          'range-miss',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: n + 1, max: n + 100 },
+          false,
+        ],
+        [
+          'and',
+          {
+            kind: 'AND_CONDITION',
+            subconditions: [
+              leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n),
+              leaf(str, 'EQUALITY_CONDITION', str.s),
+            ],
+          },
+          true,
+        ],
+        [
+          'and-miss',
+          {
+            kind: 'AND_CONDITION',
+            subconditions: [
+              leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n),
+              leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`),
+            ],
+          },
+          false,
+        ],
+        [
+          'descriptor',
+          { kind: 'EQUALITY_CONDITION', claim: { name: num.key, scope: num.scope }, value: n },
+          true,
+        ],
       ];
       const offers = cases.map(([slug, condition]) => ({
         code: `${tag}-${slug}`,
@@ -158,19 +202,24 @@ export const offerConditionChecks: ContractCheck[] = [
       const why: Record<string, string> = {};
       for (const [slug, condition, holds] of cases) {
         expected[`${tag}-${slug}`] = holds ? 1 : undefined;
-        why[`${tag}-${slug}`] = `${JSON.stringify(condition)} for ${user.id} whose ${num.key} is ${JSON.stringify(num.value)} and ${str.key} is ${JSON.stringify(str.value)}`;
+        why[`${tag}-${slug}`] =
+          `${JSON.stringify(condition)} for ${user.id} whose ${num.key} is ${JSON.stringify(num.value)} and ${str.key} is ${JSON.stringify(str.value)}`;
       }
       expectRanks(results, expected, why);
     },
   },
   {
     id: 'offers.filter.levels-and-scopes',
-    title: 'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
+    title:
+      'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
       const { user, num, custom } = await subjectFor(ctx);
-      if (custom === undefined) return ctx.skip('needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)');
+      if (custom === undefined)
+        return ctx.skip(
+          'needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)',
+        );
       const missing = `${ctx.sandbox.organizationId}:${ctx.unique('no-such-scope')}`;
       const holds = leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', num.n);
       const fails = leaf(num, 'LARGER_THAN_CONDITION', num.n);
@@ -250,7 +299,10 @@ export const offerConditionChecks: ContractCheck[] = [
       const exchange = await callFilter(ctx, {
         offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],
       });
-      expectProblem(exchange, 400, { what: 'for offer filtering without a user ID', code: 'validation_failed' });
+      expectProblem(exchange, 400, {
+        what: 'for offer filtering without a user ID',
+        code: 'validation_failed',
+      });
     },
   },
 ];

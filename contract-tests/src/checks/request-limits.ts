@@ -137,17 +137,27 @@ export const requestLimitChecks: ContractCheck[] = [
         code: 'validation_failed',
       });
       const paths = problemPaths(problem);
-      ensure(paths.some((p) => p.startsWith('invoice')), {
-        expected: 'errors[].path to name the invoice fields (invoice.number, invoice.url, invoice.issued_at)',
-        actual: `paths ${JSON.stringify(paths)}`,
-        exchange,
-        spec: 'WIRE §2',
-      });
+      ensure(
+        paths.some((p) => p.startsWith('invoice')),
+        {
+          expected:
+            'errors[].path to name the invoice fields (invoice.number, invoice.url, invoice.issued_at)',
+          actual: `paths ${JSON.stringify(paths)}`,
+          exchange,
+          spec: 'WIRE §2',
+        },
+      );
       const count = await ctx.sandbox.disbursements(id);
       ensure(count === 0, { expected: 'no disbursement for a refused request', actual: `${count}` });
       const valid = await ctx.http.send(orderPath(ctx, id, 'disburse'), {
         method: 'POST',
-        json: { invoice: { number: 'INV-1', url: 'https://shop.example/invoices/1', issued_at: new Date().toISOString() } },
+        json: {
+          invoice: {
+            number: 'INV-1',
+            url: 'https://shop.example/invoices/1',
+            issued_at: new Date().toISOString(),
+          },
+        },
         headers: { ...ctx.systemAuth },
       });
       expectStatus(valid, 202, 'for a disburse with a valid invoice', 'WIRE §5');

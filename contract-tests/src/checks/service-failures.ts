@@ -72,8 +72,10 @@ export const serviceFailureChecks: ContractCheck[] = [
     spec: 'WIRE §2',
     async run(ctx) {
       const order = await createOrder(ctx);
-      const exchange = await withFault(ctx, { operation: 'getOrder', action: 'error', status: 500, times: 5 }, () =>
-        ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
+      const exchange = await withFault(
+        ctx,
+        { operation: 'getOrder', action: 'error', status: 500, times: 5 },
+        () => ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
       );
       if (exchange.status === 200) {
         const body = expectJsonObject(exchange, 'for the order status while the service fails');
@@ -119,12 +121,15 @@ export const serviceFailureChecks: ContractCheck[] = [
       const [user] = signedInUsers(await ctx.users());
       if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
       const credifyId = await ctx.sandbox.serviceUserId(user.id);
-      const exchange = await withFault(ctx, { operation: 'pushClaimTokens', action: 'error', status: 500 }, () =>
-        ctx.http.send(ctx.url('/push-claims'), {
-          method: 'POST',
-          json: { id: user.id, credify_id: credifyId },
-          headers: bearer(user.sessionToken),
-        }),
+      const exchange = await withFault(
+        ctx,
+        { operation: 'pushClaimTokens', action: 'error', status: 500 },
+        () =>
+          ctx.http.send(ctx.url('/push-claims'), {
+            method: 'POST',
+            json: { id: user.id, credify_id: credifyId },
+            headers: bearer(user.sessionToken),
+          }),
       );
       expectUpstreamProblem(exchange, 'answers 500 to the claim tokens');
     },

@@ -4,8 +4,8 @@
  * failing half-way, so the event ID must be recorded only with its effect, or a redelivery is lost.
  */
 import { ensure } from '../expect.js';
-import { pollUntil } from '../support/wait.js';
 import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
+import { pollUntil } from '../support/wait.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 import { approvedOrder } from './orders-actions.js';
@@ -15,7 +15,8 @@ const PROXY_HOST = 'bnpl-market.internal:8080';
 export const webhookDeliveryPathChecks: ContractCheck[] = [
   {
     id: 'webhook.host-header-ignored',
-    title: "A delivery whose Host header is not PUBLIC_BASE_URL's (a reverse proxy) is verified for the registered URL",
+    title:
+      "A delivery whose Host header is not PUBLIC_BASE_URL's (a reverse proxy) is verified for the registered URL",
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
@@ -61,13 +62,10 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       const first = delivery.attempts.at(-1);
       const failedFirst = (first?.responseStatus ?? 0) >= 300;
       if (failedFirst) {
-        ensure(
-          answer?.responseStatus === 200 && !/"duplicate"\s*:\s*true/.test(answer.responseBody ?? ''),
-          {
-            expected: `the redelivery of event ${delivery.eventId}, whose processing failed (${first?.responseStatus}), to be processed (200 without "duplicate")`,
-            actual: `${answer?.responseStatus ?? 'no answer'} ${answer?.responseBody ?? ''}`,
-          },
-        );
+        ensure(answer?.responseStatus === 200 && !/"duplicate"\s*:\s*true/.test(answer.responseBody ?? ''), {
+          expected: `the redelivery of event ${delivery.eventId}, whose processing failed (${first?.responseStatus}), to be processed (200 without "duplicate")`,
+          actual: `${answer?.responseStatus ?? 'no answer'} ${answer?.responseBody ?? ''}`,
+        });
       }
       const count = await pollUntil(
         async () => {

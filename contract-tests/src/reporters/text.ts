@@ -57,7 +57,11 @@ export function formatTextReport(report: ContractReport, options: TextReportOpti
     lines.push('');
   }
   const { total, passed, failed, skipped, notRun } = report.summary;
-  const verdict = !report.ok ? c.red('FAILED') : report.complete ? c.green('PASSED') : c.yellow('PASSED (skips allowed)');
+  const verdict = !report.ok
+    ? c.red('FAILED')
+    : report.complete
+      ? c.green('PASSED')
+      : c.yellow('PASSED (skips allowed)');
   lines.push(
     `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped${notRun > 0 ? `, ${notRun} not run` : ''} in ${seconds(report.durationMs)}`,
   );

@@ -275,7 +275,11 @@ export function createHttpSandbox(options: HttpSandboxOptions): ContractSandbox 
       return String(json.access_token);
     },
     async injectFault(fault) {
-      await admin('POST', '/sandbox/faults', 'operation' in fault ? { target: 'route', ...fault } : { target: 'webhook', ...fault });
+      await admin(
+        'POST',
+        '/sandbox/faults',
+        'operation' in fault ? { target: 'route', ...fault } : { target: 'webhook', ...fault },
+      );
     },
     async clearFaults() {
       await call('DELETE', '/sandbox/faults');

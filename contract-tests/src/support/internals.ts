@@ -19,7 +19,8 @@ const PATTERNS: readonly Pattern[] = [
   { what: 'a stack trace', pattern: /Traceback \(most recent call last\)/ },
   {
     what: 'an exception name',
-    pattern: /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|NullPointerException|KeyError|AttributeError): /,
+    pattern:
+      /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|NullPointerException|KeyError|AttributeError): /,
   },
   {
     what: 'a file path',
@@ -48,7 +49,8 @@ export function findInternals(text: string): string[] {
   const found: string[] = [];
   for (const { what, pattern } of PATTERNS) {
     const match = pattern.exec(text);
-    if (match && !found.some((f) => f.startsWith(what))) found.push(`${what} (${JSON.stringify(match[0].trim().slice(0, 80))})`);
+    if (match && !found.some((f) => f.startsWith(what)))
+      found.push(`${what} (${JSON.stringify(match[0].trim().slice(0, 80))})`);
   }
   return found;
 }

@@ -151,7 +151,9 @@ describe('bnpl-kit certify', () => {
     const run = await cli(...args, '--config', config, '--deadline', '1');
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/✗ service-failure\.create\.timeout[\s\S]*did not finish within \d+ ms/);
-    expect(run.stdout).toMatch(/○ service-failure\.status\.error[\s\S]*not run \(the --deadline of the run passed\)/);
+    expect(run.stdout).toMatch(
+      /○ service-failure\.status\.error[\s\S]*not run \(the --deadline of the run passed\)/,
+    );
   });
 
   it('refuses a report file of an unknown kind before starting anything (exit 2)', async () => {

@@ -148,7 +148,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       const why = [
         failed > 0 && `${failed} check(s) failed`,
         notRun > 0 && `${notRun} check(s) not run`,
-        skipped > 0 && !report.allowSkips && `${skipped} check(s) skipped (INCOMPLETE; --allow-skips accepts that)`,
+        skipped > 0 &&
+          !report.allowSkips &&
+          `${skipped} check(s) skipped (INCOMPLETE; --allow-skips accepts that)`,
       ]
         .filter(Boolean)
         .join(', ');
@@ -192,7 +194,11 @@ export const certifyCommand: CommandModule = (program, io) => {
     .option('--only <ids...>', 'run only these check IDs or ID prefixes (e.g. webhook.)')
     .option('--allow-skips', 'do not fail the run when a check is skipped (the report still says INCOMPLETE)')
     .option('--strict', 'fail when a check is skipped (the default; kept for older scripts)')
-    .option('--deadline <seconds>', 'end the whole run after this long; checks not started by then fail', whole('seconds'))
+    .option(
+      '--deadline <seconds>',
+      'end the whole run after this long; checks not started by then fail',
+      whole('seconds'),
+    )
     .option('--request-timeout <seconds>', 'per HTTP request to the market', whole('seconds'), 10)
     .action((flags: CertifyFlags) => certify(flags, io));
 };
