@@ -123,6 +123,8 @@ function sendWithHost(
 
 export class ContractHttp {
   readonly exchanges: HttpExchange[] = [];
+  /** Advice a check noted that belongs to no one exchange. */
+  readonly notes: string[] = [];
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
 

@@ -111,6 +111,10 @@ export function createCheckContext(
     skip(reason): never {
       throw new CheckSkipped(reason);
     },
+    advise(note) {
+      // Kept with the check's HTTP record, where the runner collects advice from.
+      http.notes.push(note);
+    },
   };
 }
 
@@ -167,7 +171,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
     .then(() => options.sandbox.lastCallId())
     .catch(() => 0);
   const advisories = () => {
-    const notes = [...new Set(http.exchanges.flatMap((e) => e.advisories))];
+    const notes = [...new Set([...http.notes, ...http.exchanges.flatMap((e) => e.advisories)])];
     return notes.length > 0 ? { advisories: notes } : {};
   };
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -70,6 +70,8 @@ export interface CheckContext {
   storedClaims(user: TestUser): Promise<ClaimObject | undefined>;
   /** Ends the check as skipped: a capability it needs is not available. */
   skip(reason: string): never;
+  /** Notes advice in the report without failing (e.g. a rule that was not observable for this market). */
+  advise(note: string): void;
 }
 
 export interface ContractCheck {

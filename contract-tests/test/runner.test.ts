@@ -193,6 +193,49 @@ describe('runContractSuite', () => {
     expect(report.ok).toBe(false);
   });
 
+  it("shows the service's reason for refusing a call the market made during a failing check", async () => {
+    const refusing = {
+      ...sandbox,
+      lastCallId: async () => 7,
+      refusedCalls: async (since: number) =>
+        since === 7
+          ? [
+              {
+                id: 8,
+                operation: 'createOrder',
+                method: 'POST',
+                path: '/v1/integration/bnpl-consumers/orders',
+                status: 400,
+                idempotencyKey: 'k',
+                body: undefined,
+                fault: undefined,
+                responseBody: '{"success":false,"errors":[{"message":"payment_recipient.id: required"}]}',
+              },
+            ]
+          : [],
+    } as ContractSandbox;
+    const result = await runCheck(
+      check('a.refused', async () => {
+        throw new ContractViolation({ expected: '201', actual: '502' });
+      }),
+      { ...options, sandbox: refusing },
+    );
+    expect(result.message).toMatch(
+      /The service refused calls the market made meanwhile:\n {4}POST \/v1\/integration\/bnpl-consumers\/orders → 400 .*payment_recipient\.id: required/,
+    );
+  });
+
+  it('reports advice a check notes without failing it', async () => {
+    const result = await runCheck(
+      check('a.advice', async (ctx) => {
+        ctx.advise('not observable for this market');
+        ctx.advise('not observable for this market');
+      }),
+      options,
+    );
+    expect(result).toMatchObject({ status: 'pass', advisories: ['not observable for this market'] });
+  });
+
   it('fails a passing check whose error answers leak internals', async () => {
     const server = createServer((_req, res) => {
       res.statusCode = 400;

@@ -54,7 +54,12 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       );
       // A market that does not call the service while processing a webhook has no effect that can
       // fail over HTTP; its event ID and status change are one local write, which certify cannot break.
-      if (!tried) return;
+      if (!tried) {
+        ctx.advise(
+          'webhook.effect-before-record: not observable here (the market made no service call while processing the readiness webhook); record each event ID in the same transaction as its effect (WIRE §4)',
+        );
+        return;
+      }
       // The service redelivers (the market's 5xx asks for it; after a 2xx, a replay is what an
       // operator would do). Either way the disbursement must happen in the end, exactly once.
       const replayed = await ctx.sandbox.replay(delivery.id);
