@@ -67,6 +67,15 @@ function generatedAppSigningKey(): string {
     .replace(/\s+/g, '');
 }
 
+/** The basic profile keys a data-sharing market under certification shares (WIRE §7). */
+export const CERTIFY_BASIC_PROFILE = 'phone,name,email';
+
+/** The port the market must listen on: the market URL's, or the scheme's default. */
+function portOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+}
+
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -104,7 +113,8 @@ export async function startCertification(options: CertificationOptions): Promise
   const given = options.serviceSigningKey ?? sandboxOptions.signingKey;
   const serviceSigningKey = typeof given === 'string' ? given : given ? base64UrlEncode(given) : randomSeed();
   const marketToken = options.marketToken ?? text(extra.market_token) ?? `mkt_${randomSeed()}`;
-  const callbackUrl = options.callbackUrl ?? text(extra.callback_url) ?? `${marketUrl}/bnpl/callback`;
+  // The page the reference servers serve after a BNPL flow; the README's express example uses it too.
+  const callbackUrl = options.callbackUrl ?? text(extra.callback_url) ?? `${marketUrl}/bnpl/complete`;
 
   const server = await startSandboxServer({
     ...sandboxOptions,
@@ -115,11 +125,15 @@ export async function startCertification(options: CertificationOptions): Promise
   });
   const env: Record<string, string> = {
     MODE: 'sandbox',
+    // The integration mode under a name of its own: MODE is the service environment (WIRE §8).
+    BNPL_INTEGRATION_MODE: options.mode,
+    PORT: portOf(marketUrl),
     SERVICE_API_URL: server.url,
     APP_ID: organization.id,
     APP_API_KEY: apiKey,
     SERVICE_PUBLIC_KEY: await server.sandbox.publicKey(),
     ...(dataSharing && appSigningKey !== undefined && { APP_SIGNING_KEY: appSigningKey }),
+    ...(dataSharing && { APP_PROVIDING_BASIC_PROFILE: CERTIFY_BASIC_PROFILE }),
     PUBLIC_BASE_URL: marketUrl,
     MARKET_API_TOKEN: marketToken,
     BNPL_CALLBACK_URL: callbackUrl,

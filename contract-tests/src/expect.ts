@@ -2,7 +2,8 @@
  * Assertions shared by the checks. Each one throws a `ContractViolation` naming what was expected and
  * showing the exchange; none of them knows how our own market is written.
  */
-import type { HttpExchange } from './http.js';
+import { describeExchange, type HttpExchange } from './http.js';
+import { findInternals } from './support/internals.js';
 import { ContractViolation, type ViolationDetails } from './violation.js';
 
 export function fail(details: ViolationDetails): never {
@@ -47,25 +48,50 @@ export function expectJsonObject(exchange: HttpExchange, what: string, spec = 'W
 }
 
 export interface ProblemBody extends JsonObject {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  code?: string;
   errors?: { path: string; message: string }[];
 }
 
 export interface ProblemExpectation {
   /** What the request was, for the message: "for an order without reference_id". */
   what: string;
-  /** Accepted `code` values; any non-empty code when omitted. */
+  /**
+   * The kit's `code` for this case. Advisory only (WIRE §2): a market with its own vocabulary passes;
+   * a kit-vocabulary mismatch is reported as advice on the exchange.
+   */
   code?: string | readonly string[];
   spec?: string;
 }
 
+export const KIT_PROBLEM_TYPE_PREFIX = 'urn:bnpl-kit:problem:';
+
+/** Advice on an exchange: not a failure, shown in the report (the kit's problem vocabulary). */
+export function advise(exchange: HttpExchange, note: string): void {
+  if (!exchange.advisories.includes(note)) exchange.advisories.push(note);
+}
+
 /**
- * An RFC 9457 problem as WIRE §2 fixes it: `application/problem+json`,
- * `{ type: "urn:bnpl-kit:problem:<code>", title, status, detail, code, errors? }`.
+ * Every error body, whatever its shape: no stack traces, file paths, SQL or upstream bodies (WIRE §2).
+ * Called by `expectProblem` and by the runner for every 4xx/5xx a check saw.
+ */
+export function expectNoInternals(exchange: HttpExchange, what = 'in an error body'): void {
+  const found = findInternals(exchange.text);
+  ensure(found.length === 0, {
+    expected: `no internals ${what} (stack traces, file paths, SQL, upstream bodies)`,
+    actual: `${found.join('; ')} in ${describeExchange(exchange)}`,
+    spec: 'WIRE §2',
+  });
+}
+
+/**
+ * An RFC 9457 problem as WIRE §2 requires of every market: the status, `application/problem+json`,
+ * a JSON object whose `type` (a URI) / `title` (string) / `status` (the HTTP status) / `detail`
+ * (string) are well formed where present, `errors` a list of `{ path, message }` where present, and
+ * no internals. The kit's `urn:bnpl-kit:problem:<code>` vocabulary is advice, never required.
  */
 export function expectProblem(
   exchange: HttpExchange,
@@ -75,7 +101,7 @@ export function expectProblem(
   const spec = expectation.spec ?? 'WIRE §2';
   const statuses = typeof status === 'number' ? [status] : status;
   const codes = expectation.code === undefined ? undefined : [expectation.code].flat();
-  const wanted = `${statuses.join(' or ')} problem+json${codes ? ` with code ${codes.join(' or ')}` : ''} ${expectation.what}`;
+  const wanted = `${statuses.join(' or ')} problem+json ${expectation.what}`;
   ensure(statuses.includes(exchange.status), { expected: wanted, exchange, spec });
   const body = exchange.json();
   ensure(exchange.mediaType() === 'application/problem+json' && isObject(body), {
@@ -83,14 +109,14 @@ export function expectProblem(
     exchange,
     spec: 'WIRE §2',
   });
+  expectNoInternals(exchange);
   const problems: string[] = [];
-  const code = body.code;
-  if (typeof code !== 'string' || code === '') problems.push('"code" is not a non-empty string');
-  else if (body.type !== `urn:bnpl-kit:problem:${code}`)
-    problems.push(`"type" is not "urn:bnpl-kit:problem:${code}"`);
-  if (typeof body.title !== 'string') problems.push('"title" is not a string');
-  if (typeof body.detail !== 'string') problems.push('"detail" is not a string');
-  if (body.status !== exchange.status) problems.push(`"status" is not ${exchange.status}`);
+  if (body.type !== undefined && (typeof body.type !== 'string' || !URL.canParse(body.type)))
+    problems.push('"type" is not a URI');
+  if (body.title !== undefined && typeof body.title !== 'string') problems.push('"title" is not a string');
+  if (body.detail !== undefined && typeof body.detail !== 'string') problems.push('"detail" is not a string');
+  if (body.status !== undefined && body.status !== exchange.status)
+    problems.push(`"status" is not ${exchange.status}`);
   if (body.errors !== undefined) {
     const ok =
       Array.isArray(body.errors) &&
@@ -98,12 +124,23 @@ export function expectProblem(
     if (!ok) problems.push('"errors" is not a list of { path, message }');
   }
   ensure(problems.length === 0, {
-    expected: `${wanted}, shaped as WIRE §2 says`,
+    expected: `${wanted}, shaped as RFC 9457 and WIRE §2 say`,
     actual: `${problems.join('; ')} in ${exchange.text.slice(0, 300)}`,
     exchange,
     spec: 'WIRE §2',
   });
-  ensure(codes === undefined || codes.includes(code as string), { expected: wanted, exchange, spec });
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  if (code === undefined || body.type !== `${KIT_PROBLEM_TYPE_PREFIX}${code}`) {
+    advise(
+      exchange,
+      `kit vocabulary not used: no "code" with "type": "${KIT_PROBLEM_TYPE_PREFIX}<code>" (recommended, not required)`,
+    );
+  } else if (codes !== undefined && !codes.includes(code)) {
+    advise(
+      exchange,
+      `kit vocabulary: "code" ${code} where the kit uses ${codes.join(' or ')} ${expectation.what}`,
+    );
+  }
   return body as ProblemBody;
 }
 

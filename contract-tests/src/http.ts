@@ -3,6 +3,7 @@
  * redacted, the first bytes of both bodies) so that a failing check can show exactly what it sent
  * and what came back, without the reader having to rerun anything.
  */
+import { request as httpRequest } from 'node:http';
 import { ContractViolation } from './violation.js';
 
 export interface HttpRequestInit {
@@ -12,6 +13,13 @@ export interface HttpRequestInit {
   body?: string | Uint8Array;
   /** Sent as `JSON.stringify(json)` with `Content-Type: application/json` unless a type is given. */
   json?: unknown;
+  /** This request's timeout instead of the client's (a check that waits out the market's own timeout). */
+  timeoutMs?: number;
+  /**
+   * A `Host` header other than the URL's, as a reverse proxy sends (fetch cannot set it, so the
+   * request goes through node:http).
+   */
+  host?: string;
 }
 
 export interface RecordedRequest {
@@ -33,6 +41,8 @@ export interface HttpExchange {
   json(): unknown;
   /** The media type without parameters, lower case (`application/problem+json`). */
   mediaType(): string;
+  /** Advice about this answer that is not a failure (e.g. the kit's problem vocabulary not used). */
+  advisories: string[];
 }
 
 const EXCERPT_CHARS = 300;
@@ -70,8 +80,53 @@ function describeError(error: unknown): string {
   return `${error.name}: ${error.message}${detail}`;
 }
 
+/** One request over node:http with the given `Host` header, answered as a fetch `Response`. */
+function sendWithHost(
+  url: string,
+  host: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | Uint8Array | undefined;
+    timeoutMs: number;
+  },
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = httpRequest(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: init.method,
+        headers: { ...init.headers, host },
+        timeout: init.timeoutMs,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          const status = answer.statusCode ?? 0;
+          const bytes = Buffer.concat(chunks);
+          resolve(new Response(status === 204 || status === 304 ? null : bytes, { status, headers }));
+        });
+        answer.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${init.timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(init.body === undefined ? undefined : Buffer.from(init.body));
+  });
+}
+
 export class ContractHttp {
   readonly exchanges: HttpExchange[] = [];
+  /** Advice a check noted that belongs to no one exchange. */
+  readonly notes: string[] = [];
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
   readonly #checkResponse: ((exchange: HttpExchange) => void) | undefined;
@@ -108,22 +163,27 @@ export class ContractHttp {
         body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
     };
     const started = performance.now();
+    const timeoutMs = init.timeoutMs ?? this.#timeoutMs;
+    if (init.host !== undefined) request.headers.host = init.host;
     let response: Response;
     let text: string;
     try {
-      response = await this.#fetch(url, {
+      const requestInit = {
         method,
         headers,
         body: body as BodyInit | undefined,
         // A 302 is an answer to check, not something to follow.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
+        redirect: 'manual' as const,
+        signal: AbortSignal.timeout(timeoutMs),
+      };
+      response = await (init.host === undefined
+        ? this.#fetch(url, requestInit)
+        : sendWithHost(url, init.host, { method, headers, body, timeoutMs }));
       text = await response.text();
     } catch (error) {
       const why = describeError(error);
       throw new ContractViolation({
-        expected: `an HTTP answer from ${method} ${url} within ${this.#timeoutMs} ms`,
+        expected: `an HTTP answer from ${method} ${url} within ${timeoutMs} ms`,
         actual: `no answer (${why})`,
         spec: 'WIRE §5',
       });
@@ -134,6 +194,7 @@ export class ContractHttp {
       headers: response.headers,
       text,
       durationMs: performance.now() - started,
+      advisories: [],
       json() {
         try {
           return JSON.parse(text) as unknown;

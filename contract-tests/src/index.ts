@@ -5,9 +5,11 @@
 export { type Certification, type CertificationOptions, startCertification } from './certification.js';
 export { checksFor, contractChecks } from './checks/index.js';
 export {
+  advise,
   ensure,
   expect2xx,
   expectJsonObject,
+  expectNoInternals,
   expectProblem,
   expectStatus,
   fail,
@@ -31,10 +33,14 @@ export type {
   ClaimTokenView,
   ContractSandbox,
   DeliveryView,
+  RouteFaultSpec,
   SandboxOrderView,
+  ServiceCallView,
   SignWebhookInput,
+  WebhookFaultSpec,
 } from './sandbox/driver.js';
 export { createHttpSandbox, type HttpSandboxOptions } from './sandbox/http-sandbox.js';
+export { findInternals } from './support/internals.js';
 export { parseDemoUsers } from './support/users.js';
 export { RECIPES as WEBHOOK_VECTOR_RECIPES, WEBHOOK_VECTORS, type WebhookVector } from './support/vectors.js';
 export { type PollOptions, PollTimeout, pollUntil, waitForHttp } from './support/wait.js';
@@ -50,4 +56,10 @@ export {
   type MarketPaths,
   type TestUser,
 } from './types.js';
-export { CheckSkipped, ContractViolation, isContractViolation, type ViolationDetails } from './violation.js';
+export {
+  CheckSkipped,
+  ContractViolation,
+  isContractViolation,
+  PrerequisiteFailed,
+  type ViolationDetails,
+} from './violation.js';

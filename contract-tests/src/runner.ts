@@ -4,6 +4,7 @@
  */
 import type { ClaimObject } from '@bnpl-kit/core';
 import { checksFor } from './checks/index.js';
+import { expectNoInternals } from './expect.js';
 import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
@@ -18,7 +19,7 @@ import {
   type MarketPaths,
   type TestUser,
 } from './types.js';
-import { CheckSkipped, ContractViolation } from './violation.js';
+import { CheckSkipped, ContractViolation, PrerequisiteFailed } from './violation.js';
 
 export interface ContractSuiteOptions {
   /** The market's base URL, without the `/v1` prefix. */
@@ -51,8 +52,16 @@ export interface ContractSuiteOptions {
   /** Another set of checks than the suite's own. */
   checks?: readonly ContractCheck[];
   fetch?: typeof fetch;
+  /** Called before each check, e.g. to print progress while a slow check runs. */
+  onStart?: (check: ContractCheck, index: number, total: number) => void;
   /** Called after each check, e.g. to print progress. */
   onResult?: (result: CheckResult) => void;
+  /** The whole run ends by this time (epoch ms): checks not started by then are "not run (deadline)". */
+  deadlineAt?: number;
+  /** A skipped check does not fail the run (it still makes the report INCOMPLETE). Default false. */
+  allowSkips?: boolean;
+  /** IDs of checks that failed earlier in this run (`runContractSuite` keeps it), for "not run (needs …)". */
+  failedChecks?: ReadonlySet<string>;
 }
 
 let runCounter = 0;
@@ -103,10 +112,15 @@ export function createCheckContext(
     skip(reason): never {
       throw new CheckSkipped(reason);
     },
+    advise(note) {
+      // Kept with the check's HTTP record, where the runner collects advice from.
+      http.notes.push(note);
+    },
   };
 }
 
 function failureText(check: ContractCheck, error: unknown, http: ContractHttp): string {
+  if (error instanceof PrerequisiteFailed) return error.violation.describe(check.spec);
   if (error instanceof ContractViolation) return error.describe(check.spec);
   const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const last = http.last();
@@ -114,6 +128,33 @@ function failureText(check: ContractCheck, error: unknown, http: ContractHttp): 
     `The check could not complete: ${why}`,
     ...(last ? [`Last request: ${describeExchange(last)}`] : []),
   ].join('\n');
+}
+
+/** Every error answer the check saw, whatever it asserted about it, must be free of internals. */
+function leakedInternals(http: ContractHttp): string | undefined {
+  for (const exchange of http.exchanges) {
+    if (exchange.status < 400) continue;
+    try {
+      expectNoInternals(exchange, `in a ${exchange.status} answer`);
+    } catch (error) {
+      if (error instanceof ContractViolation) return error.describe('WIRE §2');
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The service's reasons for refusing calls the market made while the check ran (certify owns the sandbox). */
+async function serviceRefusals(options: ContractSuiteOptions, sinceCallId: number): Promise<string> {
+  // Best effort: a sandbox that cannot list its calls leaves the message as it is.
+  const refused = await Promise.resolve()
+    .then(() => options.sandbox.refusedCalls(sinceCallId))
+    .catch(() => []);
+  if (refused.length === 0) return '';
+  const lines = refused
+    .slice(-5)
+    .map((c) => `    ${c.method} ${c.path} → ${c.status} ${c.responseBody ?? ''}`.trimEnd());
+  return `\nThe service refused calls the market made meanwhile:\n${lines.join('\n')}`;
 }
 
 /** Runs one check with its own HTTP record and a deadline; never throws. */
@@ -124,9 +165,17 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
     ...(options.requestTimeoutMs && { timeoutMs: options.requestTimeoutMs }),
   });
   const ctx = createCheckContext(options, http);
-  const timeoutMs = options.checkTimeoutMs ?? 60_000;
+  const left = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now();
+  const timeoutMs = Math.max(1, Math.min(options.checkTimeoutMs ?? 60_000, left));
   const started = performance.now();
   const base = { id: check.id, title: check.title, spec: check.spec };
+  const sinceCallId = await Promise.resolve()
+    .then(() => options.sandbox.lastCallId())
+    .catch(() => 0);
+  const advisories = () => {
+    const notes = [...new Set([...http.notes, ...http.exchanges.flatMap((e) => e.advisories)])];
+    return notes.length > 0 ? { advisories: notes } : {};
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([
@@ -138,11 +187,28 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
         );
       }),
     ]);
-    return { ...base, status: 'pass', durationMs: performance.now() - started };
+    const leak = leakedInternals(http);
+    const durationMs = performance.now() - started;
+    if (leak) return { ...base, status: 'fail', durationMs, message: leak, ...advisories() };
+    return { ...base, status: 'pass', durationMs, ...advisories() };
   } catch (error) {
     const durationMs = performance.now() - started;
     if (error instanceof CheckSkipped) return { ...base, status: 'skip', durationMs, message: error.reason };
-    return { ...base, status: 'fail', durationMs, message: failureText(check, error, http) };
+    if (
+      error instanceof PrerequisiteFailed &&
+      error.prerequisite !== check.id &&
+      options.failedChecks?.has(error.prerequisite)
+    ) {
+      return {
+        ...base,
+        status: 'not-run',
+        durationMs,
+        needs: error.prerequisite,
+        message: `not run (needs ${error.prerequisite})`,
+      };
+    }
+    const refusals = await serviceRefusals(options, sinceCallId);
+    return { ...base, status: 'fail', durationMs, message: `${failureText(check, error, http)}${refusals}` };
   } finally {
     clearTimeout(timer);
   }
@@ -158,8 +224,23 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
       (!options.only?.length || options.only.some((o) => check.id === o || check.id.startsWith(o))),
   );
   const results: CheckResult[] = [];
-  for (const check of checks) {
-    const result = await runCheck(check, options);
+  const failedChecks = new Set<string>();
+  for (const [index, check] of checks.entries()) {
+    let result: CheckResult;
+    if (options.deadlineAt !== undefined && Date.now() >= options.deadlineAt) {
+      result = {
+        id: check.id,
+        title: check.title,
+        spec: check.spec,
+        status: 'not-run',
+        durationMs: 0,
+        message: 'not run (the --deadline of the run passed)',
+      };
+    } else {
+      options.onStart?.(check, index, checks.length);
+      result = await runCheck(check, { ...options, failedChecks });
+    }
+    if (result.status === 'fail') failedChecks.add(check.id);
     results.push(result);
     options.onResult?.(result);
   }
@@ -169,7 +250,10 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
     passed: count('pass'),
     failed: count('fail'),
     skipped: count('skip'),
+    notRun: count('not-run'),
   };
+  const allowSkips = options.allowSkips ?? false;
+  const complete = summary.skipped === 0 && summary.notRun === 0;
   return {
     marketUrl: trimSlash(options.marketUrl),
     mode: options.mode,
@@ -177,6 +261,8 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
     durationMs: performance.now() - started,
     results,
     summary,
-    ok: summary.failed === 0,
+    complete,
+    allowSkips,
+    ok: summary.failed === 0 && summary.notRun === 0 && (allowSkips || summary.skipped === 0),
   };
 }

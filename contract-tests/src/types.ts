@@ -70,6 +70,8 @@ export interface CheckContext {
   storedClaims(user: TestUser): Promise<ClaimObject | undefined>;
   /** Ends the check as skipped: a capability it needs is not available. */
   skip(reason: string): never;
+  /** Notes advice in the report without failing (e.g. a rule that was not observable for this market). */
+  advise(note: string): void;
 }
 
 export interface ContractCheck {
@@ -82,7 +84,11 @@ export interface ContractCheck {
   run(ctx: CheckContext): Promise<void>;
 }
 
-export type CheckStatus = 'pass' | 'fail' | 'skip';
+/**
+ * `skip`: a capability the check needs is missing (the market must expose it; a skip fails the run
+ * unless skips are allowed). `not-run`: a prerequisite check failed, or the run's deadline passed.
+ */
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'not-run';
 
 export interface CheckResult {
   id: string;
@@ -90,8 +96,12 @@ export interface CheckResult {
   spec: string;
   status: CheckStatus;
   durationMs: number;
-  /** Why it failed (expected, got, request, specification) or why it was skipped. */
+  /** Why it failed (expected, got, request, specification), was skipped or was not run. */
   message?: string;
+  /** For `not-run`: the check whose failure kept this one from running. */
+  needs?: string;
+  /** Advice that is not a failure, e.g. the kit's problem vocabulary not used (WIRE §2). */
+  advisories?: string[];
 }
 
 export interface ContractReport {
@@ -100,7 +110,11 @@ export interface ContractReport {
   startedAt: string;
   durationMs: number;
   results: CheckResult[];
-  summary: { total: number; passed: number; failed: number; skipped: number };
-  /** No check failed. */
+  summary: { total: number; passed: number; failed: number; skipped: number; notRun: number };
+  /** Every check ran (none skipped or not run). */
+  complete: boolean;
+  /** Skips were allowed for this run (`--allow-skips`). */
+  allowSkips: boolean;
+  /** No check failed, and the run is complete unless skips were allowed. */
   ok: boolean;
 }

@@ -51,3 +51,20 @@ export class CheckSkipped extends Error {
 export function isContractViolation(error: unknown): error is ContractViolation {
   return error instanceof ContractViolation;
 }
+
+/**
+ * A step another check certifies failed here too (creating an order, for one). When that check
+ * failed in the same run, this check is reported "not run (needs <id>)" instead of failing for a
+ * reason that is not its own; otherwise the violation counts as this check's failure.
+ */
+export class PrerequisiteFailed extends Error {
+  readonly prerequisite: string;
+  readonly violation: ContractViolation;
+
+  constructor(prerequisite: string, violation: ContractViolation) {
+    super(violation.message);
+    this.name = 'PrerequisiteFailed';
+    this.prerequisite = prerequisite;
+    this.violation = violation;
+  }
+}

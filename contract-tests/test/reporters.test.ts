@@ -15,7 +15,9 @@ const report: ContractReport = {
   mode: 'basic',
   startedAt: '2030-01-01T00:00:00.000Z',
   durationMs: 1234,
-  summary: { total: 3, passed: 1, failed: 1, skipped: 1 },
+  summary: { total: 3, passed: 1, failed: 1, skipped: 1, notRun: 0 },
+  complete: false,
+  allowSkips: false,
   ok: false,
   results: [
     {

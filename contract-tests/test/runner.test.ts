@@ -10,6 +10,7 @@ import {
   ContractViolation,
   expectProblem,
   type HttpExchange,
+  PrerequisiteFailed,
   parseDemoUsers,
   runCheck,
   runContractSuite,
@@ -38,6 +39,7 @@ function exchange(status: number, contentType: string, body: unknown): HttpExcha
       bodyBytes: 0,
     },
     status,
+    advisories: [],
     headers: new Headers({ 'content-type': contentType }),
     text,
     durationMs: 1,
@@ -149,7 +151,108 @@ describe('runContractSuite', () => {
     });
     const only = await runContractSuite({ ...options, checks, only: ['webhook.'] });
     expect(only.results.map((r) => r.id)).toEqual(['webhook.one', 'webhook.two']);
-    expect(only.ok).toBe(true);
+    // A skipped check leaves the run INCOMPLETE, a failure unless skips are allowed.
+    expect(only).toMatchObject({ ok: false, complete: false });
+    const allowed = await runContractSuite({ ...options, checks, only: ['webhook.'], allowSkips: true });
+    expect(allowed).toMatchObject({ ok: true, complete: false, allowSkips: true });
+  });
+
+  it('reports the dependants of a failed prerequisite as "not run (needs …)", not as failures', async () => {
+    const creation = new ContractViolation({ expected: '201', actual: '200' });
+    const checks = [
+      check('orders.create.valid', async () => {
+        throw new PrerequisiteFailed('orders.create.valid', creation);
+      }),
+      check('webhook.uses-an-order', async () => {
+        throw new PrerequisiteFailed('orders.create.valid', creation);
+      }),
+    ];
+    const report = await runContractSuite({ ...options, checks });
+    expect(report.results.map((r) => [r.id, r.status, r.message?.split('\n')[0]])).toEqual([
+      ['orders.create.valid', 'fail', 'Expected: 201'],
+      ['webhook.uses-an-order', 'not-run', 'not run (needs orders.create.valid)'],
+    ]);
+    expect(report.summary).toMatchObject({ failed: 1, notRun: 1 });
+    // Without the prerequisite in the run, the same violation is the check's own failure.
+    const alone = await runContractSuite({ ...options, checks, only: ['webhook.'] });
+    expect(alone.results[0]).toMatchObject({ status: 'fail' });
+  });
+
+  it('does not start checks after the deadline and fails the run', async () => {
+    const started: string[] = [];
+    const checks = [check('webhook.one', async () => {}), check('webhook.two', async () => {})];
+    const report = await runContractSuite({
+      ...options,
+      checks,
+      deadlineAt: Date.now() - 1,
+      onStart: (c) => started.push(c.id),
+    });
+    expect(started).toEqual([]);
+    expect(report.results.map((r) => r.status)).toEqual(['not-run', 'not-run']);
+    expect(report.results[0]?.message).toMatch(/deadline/);
+    expect(report.ok).toBe(false);
+  });
+
+  it("shows the service's reason for refusing a call the market made during a failing check", async () => {
+    const refusing = {
+      ...sandbox,
+      lastCallId: async () => 7,
+      refusedCalls: async (since: number) =>
+        since === 7
+          ? [
+              {
+                id: 8,
+                operation: 'createOrder',
+                method: 'POST',
+                path: '/v1/integration/bnpl-consumers/orders',
+                status: 400,
+                idempotencyKey: 'k',
+                body: undefined,
+                fault: undefined,
+                responseBody: '{"success":false,"errors":[{"message":"payment_recipient.id: required"}]}',
+              },
+            ]
+          : [],
+    } as ContractSandbox;
+    const result = await runCheck(
+      check('a.refused', async () => {
+        throw new ContractViolation({ expected: '201', actual: '502' });
+      }),
+      { ...options, sandbox: refusing },
+    );
+    expect(result.message).toMatch(
+      /The service refused calls the market made meanwhile:\n {4}POST \/v1\/integration\/bnpl-consumers\/orders → 400 .*payment_recipient\.id: required/,
+    );
+  });
+
+  it('reports advice a check notes without failing it', async () => {
+    const result = await runCheck(
+      check('a.advice', async (ctx) => {
+        ctx.advise('not observable for this market');
+        ctx.advise('not observable for this market');
+      }),
+      options,
+    );
+    expect(result).toMatchObject({ status: 'pass', advisories: ['not observable for this market'] });
+  });
+
+  it('fails a passing check whose error answers leak internals', async () => {
+    const server = createServer((_req, res) => {
+      res.statusCode = 400;
+      res.setHeader('content-type', 'text/plain');
+      res.end('TypeError: x is undefined\n    at handler (/app/server.js:10:5)');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await runCheck(
+      check('a.leak', async (ctx) => {
+        await ctx.http.send(`${url}/v1/orders`);
+      }),
+      options,
+    );
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/no internals in a 400 answer/);
   });
 });
 
@@ -163,6 +266,21 @@ describe('expectProblem', () => {
     expect(body.code).toBe('order_not_found');
   });
 
+  it("accepts a market's own vocabulary (any type URI, no code) and notes the kit's as advice", () => {
+    const own = exchange(404, 'application/problem+json', {
+      type: 'https://errors.shop.example/not-found',
+      title: 'Not found',
+      status: 404,
+    });
+    expectProblem(own, 404, { what: 'x', code: 'order_not_found' });
+    expect(own.advisories.join()).toMatch(/kit vocabulary not used/);
+    const bare = exchange(404, 'application/problem+json', { title: 'Not found' });
+    expectProblem(bare, 404, { what: 'x' });
+    const otherCode = exchange(404, 'application/problem+json', problem(404, 'not_found'));
+    expectProblem(otherCode, 404, { what: 'x', code: 'order_not_found' });
+    expect(otherCode.advisories.join()).toMatch(/"code" not_found where the kit uses order_not_found/);
+  });
+
   it.each([
     [
       'another status',
@@ -173,11 +291,6 @@ describe('expectProblem', () => {
       'plain JSON',
       exchange(404, 'application/json', problem(404, 'order_not_found')),
       /Content-Type: application\/problem\+json/,
-    ],
-    [
-      'a type that is not the code URN',
-      exchange(404, 'application/problem+json', { ...problem(404, 'order_not_found'), type: 'about:blank' }),
-      /"type" is not "urn:bnpl-kit:problem:order_not_found"/,
     ],
     [
       'a status member that disagrees',
@@ -193,9 +306,25 @@ describe('expectProblem', () => {
       /"errors" is not a list/,
     ],
     [
-      'another code',
-      exchange(404, 'application/problem+json', problem(404, 'not_found')),
-      /with code order_not_found/,
+      'a stack trace in the detail',
+      exchange(404, 'application/problem+json', {
+        ...problem(404, 'order_not_found'),
+        detail: 'Error: no row\n    at findOrder (/srv/market/src/orders.js:41:13)',
+      }),
+      /no internals .*a stack frame/s,
+    ],
+    [
+      'SQL in a 400',
+      exchange(404, 'application/problem+json', {
+        ...problem(404, 'order_not_found'),
+        detail: 'SELECT id, status FROM orders WHERE id = $1 failed',
+      }),
+      /SQL/,
+    ],
+    [
+      'a type that is not a URI',
+      exchange(404, 'application/problem+json', { ...problem(404, 'order_not_found'), type: 'not a uri' }),
+      /"type" is not a URI/,
     ],
   ])('refuses %s', (_, answer, message) => {
     let thrown: unknown;

@@ -1,12 +1,17 @@
 /** Every check of the suite, in report order. A new check is one more entry in one of these lists. */
 import type { ContractCheck, IntegrationMode } from '../types.js';
 import { browserChecks } from './browser.js';
+import { idempotencyKeyChecks } from './idempotency-keys.js';
+import { offerConditionChecks } from './offer-conditions.js';
 import { offerChecks } from './offers.js';
 import { orderActionChecks } from './orders-actions.js';
 import { orderCreateChecks } from './orders-create.js';
 import { orderStatusChecks } from './orders-status.js';
 import { orderValidationChecks } from './orders-validation.js';
 import { pushClaimsChecks } from './push-claims.js';
+import { requestLimitChecks } from './request-limits.js';
+import { serviceFailureChecks } from './service-failures.js';
+import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
 import { webhookVectorChecks } from './webhook-vectors.js';
@@ -19,8 +24,13 @@ export const contractChecks: readonly ContractCheck[] = [
   ...webhookVectorChecks,
   ...webhookReceiverChecks,
   ...webhookStateChecks,
+  ...webhookDeliveryPathChecks,
   ...pushClaimsChecks,
   ...offerChecks,
+  ...offerConditionChecks,
+  ...idempotencyKeyChecks,
+  ...serviceFailureChecks,
+  ...requestLimitChecks,
   ...browserChecks,
 ];
 
@@ -35,12 +45,17 @@ export function checksFor(mode: IntegrationMode, only?: readonly string[]): Cont
 
 export {
   browserChecks,
+  idempotencyKeyChecks,
   offerChecks,
+  offerConditionChecks,
   orderActionChecks,
   orderCreateChecks,
   orderStatusChecks,
   orderValidationChecks,
   pushClaimsChecks,
+  requestLimitChecks,
+  serviceFailureChecks,
+  webhookDeliveryPathChecks,
   webhookReceiverChecks,
   webhookStateChecks,
   webhookVectorChecks,

@@ -17,7 +17,8 @@ function expectAccepted(exchange: HttpExchange, orderId: string, what: string): 
   });
 }
 
-async function approvedOrder(ctx: CheckContext): Promise<string> {
+/** A fresh order the provider approved, its APPROVED webhook acknowledged by the market. */
+export async function approvedOrder(ctx: CheckContext): Promise<string> {
   const order = await createOrder(ctx);
   await ctx.sandbox.approve(order.id);
   const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');

@@ -4,8 +4,9 @@
  * is read over HTTP: the status endpoint reports the local record reconciled with the service (so a
  * status only a webhook could have set shows through), and cancel / disburse follow the state rules.
  */
-import { ensure, expectProblem } from '../expect.js';
-import { createOrder, expectMarketStatus, postAction } from '../support/orders.js';
+import { ensure, expectJsonObject, expectProblem } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { createOrder, expectMarketStatus, postAction, statusPath } from '../support/orders.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
 
@@ -45,23 +46,47 @@ export const webhookStateChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §3',
     async run(ctx) {
+      // The service's own history (PENDING → APPROVED → DISBURSING → PAID, each delivered); then
+      // updates it sent earlier arrive again, late, under new event IDs.
       const order = await createOrder(ctx);
-      for (const status of ['APPROVED', 'CANCELED', 'APPROVED', 'PENDING']) {
+      await ctx.sandbox.approve(order.id);
+      await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      await ctx.sandbox.ready(order.id);
+      await ctx.sandbox.awaitStatusDelivery(order.id, 'DISBURSING');
+      // A data-sharing market may disburse on readiness by itself: then PAID came already.
+      if ((await ctx.sandbox.order(order.id))?.status !== 'PAID') await ctx.sandbox.paid(order.id);
+      await ctx.sandbox.awaitStatusDelivery(order.id, 'PAID');
+      const settled = 'PAID';
+      for (const status of ['PENDING', 'APPROVED']) {
         const { exchange } = await deliver(ctx, statusEvent(order.id, status), `${status} for ${order.id}`);
-        expectAck(exchange, false, `a ${status} update with a new event ID`);
+        expectAck(exchange, false, `a late ${status} update with a new event ID`);
       }
-      await expectMarketStatus(
-        ctx,
-        order.id,
-        'CANCELED',
-        'CANCELED is final; the later APPROVED and PENDING came late',
-      );
+      // The status endpoint reconciles forward with the service, which would hide a backward move;
+      // with the service failing, a market that answers from its own record shows that record.
+      await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
+      let stored: HttpExchange;
+      try {
+        stored = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      if (stored.status === 200) {
+        const body = expectJsonObject(stored, 'for the order status');
+        ensure(body.status === settled, {
+          expected: `the market's own record of ${order.id} to stay ${settled} (the later PENDING and APPROVED came late)`,
+          exchange: stored,
+          spec: 'WIRE §3',
+        });
+      }
       if (ctx.mode === 'data-sharing') {
+        // Both are decided on the market's own record: APPROVED (moved back) would allow them.
+        // Before any status read, which would reconcile the record forward again.
         for (const action of ['cancel', 'disburse'] as const) {
           const exchange = await postAction(ctx, order.id, action);
-          expectProblem(exchange, 409, { what: `for ${action} of a CANCELED order`, spec: 'WIRE §3, §5' });
+          expectProblem(exchange, 409, { what: `for ${action} of a PAID order`, spec: 'WIRE §3, §5' });
         }
       }
+      await expectMarketStatus(ctx, order.id, settled, 'the later PENDING and APPROVED came late');
     },
   },
   {

@@ -6,13 +6,13 @@ import { groupBySpec } from './text.js';
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
 export function formatJunitReport(report: ContractReport): string {
-  const { total, failed, skipped } = report.summary;
+  const { total, failed, skipped, notRun } = report.summary;
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: `bnpl-kit contract suite (${report.mode}) ${report.marketUrl}`,
     tests: total,
     failures: failed,
     errors: 0,
-    skipped,
+    skipped: skipped + notRun,
     time: secs(report.durationMs),
   });
   for (const [spec, results] of groupBySpec(report.results)) {
@@ -21,7 +21,7 @@ export function formatJunitReport(report: ContractReport): string {
       tests: results.length,
       failures: results.filter((r) => r.status === 'fail').length,
       errors: 0,
-      skipped: results.filter((r) => r.status === 'skip').length,
+      skipped: results.filter((r) => r.status === 'skip' || r.status === 'not-run').length,
       time: secs(results.reduce((sum, r) => sum + r.durationMs, 0)),
       timestamp: report.startedAt,
     });
@@ -34,7 +34,7 @@ export function formatJunitReport(report: ContractReport): string {
       const message = r.message ?? '';
       if (r.status === 'fail')
         testcase.ele('failure', { message: message.split('\n')[0] ?? '' }).txt(message);
-      if (r.status === 'skip') testcase.ele('skipped', { message });
+      if (r.status === 'skip' || r.status === 'not-run') testcase.ele('skipped', { message });
     }
   }
   return root.end({ prettyPrint: true });

@@ -31,9 +31,14 @@ function indent(text: string, spaces: number): string {
     .join('\n');
 }
 
+/** What the market must expose for a skipped check to run, from the skip reasons (one line each). */
+function missingCapabilities(results: readonly CheckResult[]): string[] {
+  return [...new Set(results.filter((r) => r.status === 'skip' && r.message).map((r) => r.message!))];
+}
+
 export function formatTextReport(report: ContractReport, options: TextReportOptions = {}): string {
   const c = pc.createColors(options.color ?? false);
-  const mark = { pass: c.green('✓'), fail: c.red('✗'), skip: c.yellow('-') };
+  const mark = { pass: c.green('✓'), fail: c.red('✗'), skip: c.yellow('-'), 'not-run': c.dim('○') };
   const lines = [c.bold(`bnpl-kit contract suite: ${report.marketUrl} (${report.mode} mode)`), ''];
   for (const [spec, results] of groupBySpec(report.results)) {
     lines.push(c.bold(spec));
@@ -41,21 +46,42 @@ export function formatTextReport(report: ContractReport, options: TextReportOpti
       lines.push(`  ${mark[r.status]} ${r.id} ${c.dim(`${r.title} (${seconds(r.durationMs)})`)}`);
       if (r.status === 'fail' && r.message) lines.push(c.red(indent(r.message, 6)));
       if (r.status === 'skip' && r.message) lines.push(c.yellow(indent(`skipped: ${r.message}`, 6)));
+      if (r.status === 'not-run' && r.message) lines.push(c.dim(indent(r.message, 6)));
     }
     lines.push('');
   }
-  const { total, passed, failed, skipped } = report.summary;
-  const verdict = report.ok ? c.green('PASSED') : c.red('FAILED');
+  const advice = [...new Set(report.results.flatMap((r) => r.advisories ?? []))];
+  if (advice.length > 0) {
+    lines.push(c.bold('Advisory (not required, WIRE §2):'));
+    for (const note of advice) lines.push(`  - ${note}`);
+    lines.push('');
+  }
+  const { total, passed, failed, skipped, notRun } = report.summary;
+  const verdict = !report.ok
+    ? c.red('FAILED')
+    : report.complete
+      ? c.green('PASSED')
+      : c.yellow('PASSED (skips allowed)');
   lines.push(
-    `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped in ${seconds(report.durationMs)}`,
+    `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped${notRun > 0 ? `, ${notRun} not run` : ''} in ${seconds(report.durationMs)}`,
   );
-  if (!report.ok) {
+  if (failed > 0) {
     lines.push(
       `Failed: ${report.results
         .filter((r) => r.status === 'fail')
         .map((r) => r.id)
         .join(', ')}`,
     );
+  }
+  if (!report.complete) {
+    lines.push(
+      `INCOMPLETE: ${skipped + notRun} check(s) did not run${report.allowSkips ? ' (allowed by --allow-skips)' : ''}.`,
+    );
+    const missing = missingCapabilities(report.results);
+    if (missing.length > 0) {
+      lines.push('For every check to run, the market must expose:');
+      for (const m of missing) lines.push(`  - ${m}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

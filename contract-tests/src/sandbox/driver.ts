@@ -50,6 +50,39 @@ export interface SignWebhookInput {
   signingKey?: string | Uint8Array;
 }
 
+/** A call the market made to the service, as the sandbox recorded it (credentials never are). */
+export interface ServiceCallView {
+  id: number;
+  /** The service operation (`createOrder`, `disburseOrder`, …; WIRE §6). */
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  idempotencyKey: string | undefined;
+  body: string | undefined;
+  /** Set when an injected fault answered instead of the operation. */
+  fault: string | undefined;
+  /** The service's answer when it refused the call (status >= 400). */
+  responseBody: string | undefined;
+}
+
+/** A fault the sandbox injects into the next call(s) of a service operation (snake_case as its admin API). */
+export interface RouteFaultSpec {
+  operation: string;
+  action: 'error' | 'timeout' | 'malformed';
+  status?: number;
+  times?: number;
+  /** Apply the operation, then lose its answer. */
+  after_effect?: boolean;
+}
+
+/** A fault on the sandbox's next webhook deliveries. */
+export interface WebhookFaultSpec {
+  action: 'drop';
+  times?: number;
+  event_type?: string;
+}
+
 export interface ContractSandbox {
   /** `SERVICE_API_URL` of the market under test. */
   readonly serviceUrl: string;
@@ -62,6 +95,8 @@ export interface ContractSandbox {
   order(id: string): Promise<SandboxOrderView | undefined>;
   ordersByReference(referenceId: string): Promise<SandboxOrderView[]>;
   approve(orderId: string): Promise<void>;
+  /** The provider declines a PENDING order: CANCELED at the service. */
+  reject(orderId: string): Promise<void>;
   /** Provider confirms readiness for disbursement: `DISBURSING` (and the requirement event). */
   ready(orderId: string): Promise<void>;
   paid(orderId: string): Promise<void>;
@@ -88,4 +123,16 @@ export interface ContractSandbox {
   claimTokens(credifyId: string): Promise<ClaimTokenView[]>;
   /** The key the market's claim tokens must verify with, if the service knows it. */
   claimPublicKey(): Promise<string | undefined>;
+  /** A token as the service sends with an offer filtering call. */
+  offerFilterToken(): Promise<string>;
+
+  /** Makes the service misbehave (WIRE §2's 502/503/504 cases); `clearFaults` ends every fault left. */
+  injectFault(fault: RouteFaultSpec | WebhookFaultSpec): Promise<void>;
+  clearFaults(): Promise<void>;
+  /** Service calls the market made after call `sinceId`, oldest first. */
+  serviceCalls(sinceId?: number): Promise<ServiceCallView[]>;
+  /** The ID of the latest recorded call (0 when none), to look at what comes after it. */
+  lastCallId(): Promise<number>;
+  /** Service calls after `sinceId` that the service refused on its own (not injected faults). */
+  refusedCalls(sinceId: number): Promise<ServiceCallView[]>;
 }

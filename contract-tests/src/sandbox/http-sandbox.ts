@@ -12,6 +12,7 @@ import type {
   ContractSandbox,
   DeliveryView,
   SandboxOrderView,
+  ServiceCallView,
   SignWebhookInput,
 } from './driver.js';
 
@@ -142,6 +143,24 @@ export function createHttpSandbox(options: HttpSandboxOptions): ContractSandbox 
     };
   }
 
+  async function serviceCalls(sinceId = 0): Promise<ServiceCallView[]> {
+    const json = await admin('GET', '/sandbox/calls');
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    return (json.calls as Json[])
+      .filter((c) => c.kind === 'service' && Number(c.id) > sinceId)
+      .map((c) => ({
+        id: Number(c.id),
+        operation: String(c.operation),
+        method: String(c.method),
+        path: String(c.path),
+        status: Number(c.status),
+        idempotencyKey: text(c.idempotency_key),
+        body: text(c.body),
+        fault: text(c.fault),
+        responseBody: text(c.response_body),
+      }));
+  }
+
   return {
     serviceUrl: base,
     organizationId: options.organizationId,
@@ -247,6 +266,32 @@ export function createHttpSandbox(options: HttpSandboxOptions): ContractSandbox 
           token: String(t.token),
         }),
       );
+    },
+    async reject(orderId) {
+      await admin('POST', `/sandbox/orders/${encodeURIComponent(orderId)}/reject`, {});
+    },
+    async offerFilterToken() {
+      const json = await admin('POST', `/sandbox/organizations/${org}/offer-filter-token`, {});
+      return String(json.access_token);
+    },
+    async injectFault(fault) {
+      await admin(
+        'POST',
+        '/sandbox/faults',
+        'operation' in fault ? { target: 'route', ...fault } : { target: 'webhook', ...fault },
+      );
+    },
+    async clearFaults() {
+      await call('DELETE', '/sandbox/faults');
+    },
+    serviceCalls,
+    async lastCallId() {
+      const json = await admin('GET', '/sandbox/calls');
+      const calls = json.calls as Json[];
+      return calls.length === 0 ? 0 : Number(calls.at(-1)!.id);
+    },
+    async refusedCalls(sinceId) {
+      return (await serviceCalls(sinceId)).filter((c) => c.status >= 400 && c.fault === undefined);
     },
     async claimPublicKey() {
       const json = await admin('GET', `/sandbox/organizations/${org}`);

@@ -6,6 +6,7 @@
 import { ensure, expectJsonObject, expectStatus, type JsonObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { CheckContext } from '../types.js';
+import { ContractViolation, PrerequisiteFailed } from '../violation.js';
 
 export interface OrderRequest {
   reference_id: string;
@@ -55,6 +56,9 @@ export function postOrder(
   });
 }
 
+/** The check that certifies order creation; every check that creates an order needs it. */
+export const CREATE_CHECK_ID = 'orders.create.valid';
+
 export interface CreatedOrder {
   id: string;
   referenceId: string;
@@ -68,14 +72,20 @@ export async function createOrder(
   request = sampleOrder(ctx.unique('ref')),
 ): Promise<CreatedOrder> {
   const exchange = await postOrder(ctx, request);
-  expectStatus(exchange, 201, 'with the order record for a valid order create request', 'WIRE §5');
-  const record = expectJsonObject(exchange, 'for a created order');
-  ensure(typeof record.id === 'string' && record.id !== '', {
-    expected: 'the order record to carry the order "id" (a non-empty string)',
-    exchange,
-    spec: 'spec: Order record',
-  });
-  return { id: record.id, referenceId: request.reference_id, record, exchange };
+  try {
+    expectStatus(exchange, 201, 'with the order record for a valid order create request', 'WIRE §5');
+    const record = expectJsonObject(exchange, 'for a created order');
+    ensure(typeof record.id === 'string' && record.id !== '', {
+      expected: 'the order record to carry the order "id" (a non-empty string)',
+      exchange,
+      spec: 'spec: Order record',
+    });
+    return { id: record.id, referenceId: request.reference_id, record, exchange };
+  } catch (error) {
+    // Order creation is certified by its own check; here it is only a step.
+    if (error instanceof ContractViolation) throw new PrerequisiteFailed(CREATE_CHECK_ID, error);
+    throw error;
+  }
 }
 
 export function orderPath(ctx: CheckContext, id: string, action: 'cancel' | 'disburse'): string {
@@ -123,4 +133,18 @@ export function postAction(
   action: 'cancel' | 'disburse',
 ): Promise<HttpExchange> {
   return ctx.http.send(orderPath(ctx, id, action), { method: 'POST', headers: { ...ctx.systemAuth } });
+}
+
+/**
+ * The provider approves `id` at the service, but the service's own APPROVED webhook is dropped, so
+ * a check can deliver that status itself (as a vector, pretty-printed, through a proxy) while the
+ * service and the webhooks still agree (certify never delivers a status the service does not have).
+ */
+export async function approveUnannounced(ctx: CheckContext, id: string): Promise<void> {
+  await ctx.sandbox.injectFault({ action: 'drop', times: 1, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+  try {
+    await ctx.sandbox.approve(id);
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
 }

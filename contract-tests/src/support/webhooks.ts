@@ -22,6 +22,8 @@ export interface WebhookSendOptions {
   headers?: Record<string, string>;
   /** Remove these headers after signing (case-insensitive names). */
   dropHeaders?: string[];
+  /** Send with this `Host` header, as a reverse proxy in front of the market does. */
+  host?: string;
 }
 
 export interface SentWebhook {
@@ -57,7 +59,12 @@ export async function sendWebhook(
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     headers[name] = value;
   }
-  const exchange = await ctx.http.send(ctx.url(ctx.paths.webhook), { method: 'POST', headers, body });
+  const exchange = await ctx.http.send(ctx.url(ctx.paths.webhook), {
+    method: 'POST',
+    headers,
+    body,
+    ...(options.host !== undefined && { host: options.host }),
+  });
   return { exchange, eventId };
 }
 

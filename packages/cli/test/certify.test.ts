@@ -45,6 +45,8 @@ describe('bnpl-kit certify', () => {
     const env = parseExports(first.stdout);
     expect(Object.keys(env)).toEqual([
       'MODE',
+      'BNPL_INTEGRATION_MODE',
+      'PORT',
       'SERVICE_API_URL',
       'APP_ID',
       'APP_API_KEY',
@@ -53,6 +55,11 @@ describe('bnpl-kit certify', () => {
       'MARKET_API_TOKEN',
       'BNPL_CALLBACK_URL',
     ]);
+    expect(env).toMatchObject({
+      BNPL_INTEGRATION_MODE: 'basic',
+      PORT: String(marketPort),
+      BNPL_CALLBACK_URL: `http://127.0.0.1:${marketPort}/bnpl/complete`,
+    });
 
     running = await serveMarket(configFromEnv(env, 'basic'), marketPort);
     const report = file('', 'report.json');
@@ -70,7 +77,7 @@ describe('bnpl-kit certify', () => {
   });
 
   it('fails a market that moves orders backwards, naming webhook.out-of-order in the JUnit report', async () => {
-    const { marketPort, args } = await certifyArgs('basic', [
+    const { marketPort, args } = await certifyArgs('data-sharing', [
       '--only',
       'webhook.',
       '--market-token',
@@ -80,23 +87,73 @@ describe('bnpl-kit certify', () => {
     const report = file('', 'report.xml');
     const printed = await cli(...args, '--save-config', config, '--timeout', '1');
     const env = parseExports(printed.stdout);
-    const testMarket = createTestMarket(configFromEnv(env, 'basic'));
+    const testMarket = createTestMarket(configFromEnv(env, 'data-sharing'));
     running = await serveMarket(
-      configFromEnv(env, 'basic'),
+      configFromEnv(env, 'data-sharing'),
       marketPort,
       movesOrdersBackwards(testMarket.market, testMarket.store, env.SERVICE_PUBLIC_KEY!),
     );
     const run = await cli(...args, '--config', config, '--report', report);
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(
-      /✗ webhook\.out-of-order[\s\S]*Expected: the market to report status CANCELED/,
+      /✗ webhook\.out-of-order[\s\S]*Expected: 409 problem\+json for (cancel|disburse) of a PAID order/,
     );
+    // Progress, one line per check as it runs.
+    expect(run.stderr).toMatch(/\[1\/\d+\] webhook\.[\s\S]*FAIL webhook\.out-of-order/);
     expect(run.stdout).toContain('FAILED: ');
     const xml = await readFile(report, 'utf8');
     expect(xml).toMatch(
       /<testcase [^>]*name="webhook\.out-of-order: [^"]*"[^>]*>\s*<failure message="Expected: /,
     );
     expect(xml).toMatch(/<testsuites [^>]*failures="1"/);
+  });
+
+  it('fails a run with a skipped check (INCOMPLETE, naming what to expose) unless --allow-skips', async () => {
+    const { marketPort, args } = await certifyArgs('data-sharing', [
+      '--only',
+      'push-claims.tokens-verify',
+      '--market-token',
+      'mkt_test_token',
+    ]);
+    const config = file('{}', 'certify.json');
+    const env = parseExports((await cli(...args, '--save-config', config, '--timeout', '1')).stdout);
+    const { market } = createTestMarket(configFromEnv(env, 'data-sharing'));
+    // A demo-user answer without session tokens: the push-claims checks cannot act as a user.
+    const withoutSessions: typeof market = {
+      ...market,
+      async handle(request, options) {
+        if (new URL(request.url).pathname === '/v1/demo-user') return Response.json({ id: 'user-an' });
+        return market.handle(request, options);
+      },
+    };
+    running = await serveMarket(configFromEnv(env, 'data-sharing'), marketPort, withoutSessions);
+    const strict = await cli(...args, '--config', config);
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toMatch(/INCOMPLETE: 1 check\(s\) did not run/);
+    expect(strict.stdout).toMatch(/the market must expose:\n {2}- needs 1 user\(s\) with a session_token/);
+    const allowed = await cli(...args, '--config', config, '--allow-skips');
+    expect(allowed.stdout).toMatch(/PASSED \(skips allowed\): 1 checks, 0 passed, 0 failed, 1 skipped/);
+    expect(allowed.status).toBe(0);
+  });
+
+  it('stops at --deadline: checks not started by then are not run, and the run fails', async () => {
+    const { marketPort, args } = await certifyArgs('basic', [
+      '--only',
+      'service-failure.create.timeout',
+      'service-failure.status.error',
+      '--market-token',
+      'mkt_test_token',
+    ]);
+    const config = file('{}', 'certify.json');
+    const env = parseExports((await cli(...args, '--save-config', config, '--timeout', '1')).stdout);
+    running = await serveMarket(configFromEnv(env, 'basic'), marketPort);
+    // The first check waits out the market's own service timeout, longer than the whole run may take.
+    const run = await cli(...args, '--config', config, '--deadline', '1');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/✗ service-failure\.create\.timeout[\s\S]*did not finish within \d+ ms/);
+    expect(run.stdout).toMatch(
+      /○ service-failure\.status\.error[\s\S]*not run \(the --deadline of the run passed\)/,
+    );
   });
 
   it('refuses a report file of an unknown kind before starting anything (exit 2)', async () => {

@@ -21,6 +21,11 @@ export interface RecordedCall {
   body: string | undefined;
   /** Set when an injected fault answered instead of the operation. */
   fault: string | undefined;
+  /**
+   * The answer's body (first 1000 characters) when the sandbox refused a service call (status >= 400),
+   * so a certification report can show the service's reason next to the market's failure.
+   */
+  responseBody?: string | undefined;
 }
 
 export interface CallFilter {

@@ -4,7 +4,13 @@
  * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the hosted pages the web SDK opens under `/pages/...`
  * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
-import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
+import {
+  base64UrlEncode,
+  findServiceRoute,
+  parseSigningKey,
+  READ_FILTERED_OFFERS_SCOPE,
+  type ScopeClaims,
+} from '@bnpl-kit/core';
 import { ed25519PublicKey } from '@bnpl-kit/core/testing';
 import { handleAdminRoute } from './admin/handler.js';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
@@ -62,6 +68,12 @@ export interface Sandbox {
     remove(id: string): boolean;
     /** The key its claim tokens are verified with (registered or derived from its signing key). */
     claimPublicKey(id: string): Promise<string | undefined>;
+    /**
+     * A token as the service sends with an offer filtering call (scope
+     * `claim_provider:read_filtered_offers`), so a certification can call the market's filter with
+     * requests availability never makes (no user ID, malformed conditions).
+     */
+    offerFilterToken(id: string): string;
   };
   readonly orders: {
     list(): SandboxOrder[];
@@ -238,6 +250,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         operation: found.operation,
         status: response.status,
         fault,
+        ...(response.status >= 400 && { responseBody: (await response.clone().text()).slice(0, 1000) }),
       });
       return response;
     },
@@ -266,6 +279,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const organization = state.organizations.get(id);
         return organization ? organizationPublicKey(organization) : undefined;
       },
+      offerFilterToken: (id) => tokens.issue(id, [READ_FILTERED_OFFERS_SCOPE], 'offer-filter').value,
     },
     orders: {
       list: () => [...state.orders.values()],

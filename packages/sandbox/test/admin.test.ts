@@ -223,6 +223,31 @@ describe('admin API', () => {
     expect(JSON.stringify(calls)).not.toContain('sk_test_market_key');
   });
 
+  it("keeps the service's reason with a refused call, for certification reports", async () => {
+    const { admin, client } = setup();
+    await client.getOrder('ord_missing').catch(() => undefined);
+    const calls = (await admin('GET', '/sandbox/calls')).json.calls as Record<string, unknown>[];
+    const refused = calls.find((c) => c.operation === 'getOrder');
+    expect(refused).toMatchObject({ status: 404 });
+    expect(String(refused?.response_body)).toContain('No order ord_missing');
+    expect(calls.find((c) => c.operation === 'token')?.response_body).toBeNull();
+  });
+
+  it('issues a token as the service sends with an offer filtering call (active for that scope)', async () => {
+    const { admin, sandbox: s } = setup();
+    const issued = await admin('POST', '/sandbox/organizations/org-market/offer-filter-token', {});
+    expect(issued.status).toBe(201);
+    const token = String(issued.json.access_token);
+    const record = s.state.tokens.get(token);
+    expect(record).toMatchObject({
+      organizationId: 'org-market',
+      scopes: ['claim_provider:read_filtered_offers'],
+    });
+    expect((await admin('POST', '/sandbox/organizations/org-nobody/offer-filter-token', {})).status).toBe(
+      404,
+    );
+  });
+
   it('answers unknown routes and wrong methods with problems', async () => {
     const { admin } = setup();
     expect((await admin('GET', '/sandbox/nothing')).status).toBe(404);

@@ -2,7 +2,9 @@
  * `bnpl-kit certify`: the contract suite against a running market, in any language. It starts the
  * standalone sandbox as the market's BNPL service, prints exactly how the market must be configured
  * (as `export` lines), waits for the market to answer, runs every check of the mode, prints the
- * report (and writes it as JUnit XML, JSON or text), and exits 1 if any check failed.
+ * report (and writes it as JUnit XML, JSON or text), and exits 1 if any check failed, or was skipped
+ * or not run (strict by default: a skipped check is not a passed one; `--allow-skips` relaxes that).
+ * Progress is printed as checks run; every request has a timeout and `--deadline` bounds the run.
  *
  * Keys come from `--config` (e.g. a file written earlier by `--save-config`) or flags, and are
  * generated otherwise, so a market that is already configured can be certified again without a restart.
@@ -10,6 +12,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   type Certification,
+  type CheckResult,
+  type ContractCheck,
   checksFor,
   formatReport,
   formatTextReport,
@@ -38,7 +42,13 @@ interface CertifyFlags {
   report?: string;
   timeout: number;
   only?: string[];
+  /** Accepted for compatibility: strict is the default now. */
   strict?: boolean;
+  allowSkips?: boolean;
+  /** Seconds for the whole run, checks included. */
+  deadline?: number;
+  /** Seconds per HTTP request to the market. */
+  requestTimeout: number;
 }
 
 function httpUrl(text: string): string {
@@ -64,6 +74,7 @@ function shellQuote(value: string): string {
 function exportLines(run: Certification, flags: CertifyFlags): string {
   const lines = [
     `# Configure the market under test (${flags.mode} mode, listening on ${flags.marketUrl}) with:`,
+    '# (MODE is the service environment; BNPL_INTEGRATION_MODE is the integration mode to serve.)',
   ];
   for (const [name, value] of Object.entries(run.env)) lines.push(`export ${name}=${shellQuote(value)}`);
   if (flags.mode === 'data-sharing' && run.env.APP_SIGNING_KEY === undefined) {
@@ -72,7 +83,22 @@ function exportLines(run: Certification, flags: CertifyFlags): string {
   return `${lines.join('\n')}\n\n`;
 }
 
+const MARKS = { pass: 'ok  ', fail: 'FAIL', skip: 'skip', 'not-run': 'not run' } as const;
+
+/** One line per check on stderr, so a slow or hanging market shows where it is. */
+function progress(io: CliIO) {
+  return {
+    onStart(check: ContractCheck, index: number, total: number) {
+      io.stderr(`[${index + 1}/${total}] ${check.id} …\n`);
+    },
+    onResult(result: CheckResult) {
+      io.stderr(`        ${MARKS[result.status]} ${result.id} (${Math.round(result.durationMs)} ms)\n`);
+    },
+  };
+}
+
 async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
+  const deadlineAt = flags.deadline === undefined ? undefined : Date.now() + flags.deadline * 1000;
   const format = flags.report ? reportFormatFor(flags.report) : undefined;
   if (flags.report && !format)
     throw new Error(`--report ${flags.report}: use a .xml (JUnit), .json or .txt file`);
@@ -103,17 +129,31 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     );
     await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
     io.stderr(`Running ${checksFor(flags.mode, flags.only).length} ${flags.mode} checks…\n`);
-    const report = await runContractSuite({ ...run.suiteOptions, ...(flags.only && { only: flags.only }) });
+    const report = await runContractSuite({
+      ...run.suiteOptions,
+      ...(flags.only && { only: flags.only }),
+      ...progress(io),
+      requestTimeoutMs: flags.requestTimeout * 1000,
+      allowSkips: flags.allowSkips === true,
+      ...(deadlineAt !== undefined && { deadlineAt }),
+    });
     const color = io === processIO && process.stdout.isTTY === true && !('NO_COLOR' in process.env);
     io.stdout(formatTextReport(report, { color }));
     if (flags.report && format) {
       await writeFile(flags.report, formatReport(report, format));
       io.stderr(`Report written to ${flags.report}\n`);
     }
-    if (!report.ok || (flags.strict === true && report.summary.skipped > 0)) {
-      const why = report.ok
-        ? `${report.summary.skipped} check(s) skipped (--strict)`
-        : `${report.summary.failed} check(s) failed`;
+    if (!report.ok) {
+      const { failed, skipped, notRun } = report.summary;
+      const why = [
+        failed > 0 && `${failed} check(s) failed`,
+        notRun > 0 && `${notRun} check(s) not run`,
+        skipped > 0 &&
+          !report.allowSkips &&
+          `${skipped} check(s) skipped (INCOMPLETE; --allow-skips accepts that)`,
+      ]
+        .filter(Boolean)
+        .join(', ');
       throw new CommanderError(1, 'bnpl-kit.certify.failed', why);
     }
   } finally {
@@ -148,10 +188,17 @@ export const certifyCommand: CommandModule = (program, io) => {
       "the market's claim-token public key, when it keeps its own APP_SIGNING_KEY",
     )
     .option('--market-token <token>', 'MARKET_API_TOKEN the market accepts from its own systems')
-    .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/callback)', httpUrl)
+    .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/complete)', httpUrl)
     .option('--report <file>', 'also write the report: .xml (JUnit), .json or .txt')
     .option('--timeout <seconds>', 'how long to wait for the market to answer', whole('seconds'), 120)
     .option('--only <ids...>', 'run only these check IDs or ID prefixes (e.g. webhook.)')
-    .option('--strict', 'fail when a check is skipped, too')
+    .option('--allow-skips', 'do not fail the run when a check is skipped (the report still says INCOMPLETE)')
+    .option('--strict', 'fail when a check is skipped (the default; kept for older scripts)')
+    .option(
+      '--deadline <seconds>',
+      'end the whole run after this long; checks not started by then fail',
+      whole('seconds'),
+    )
+    .option('--request-timeout <seconds>', 'per HTTP request to the market', whole('seconds'), 10)
     .action((flags: CertifyFlags) => certify(flags, io));
 };

@@ -124,6 +124,14 @@ export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandl
     '/sandbox/organizations/:id/signing-key',
     ({ sandbox, params }) => json({ signing_key: orgOr404(sandbox, params.id!).signingKey ?? null }),
   ],
+  [
+    'POST',
+    '/sandbox/organizations/:id/offer-filter-token',
+    ({ sandbox, params }) => {
+      orgOr404(sandbox, params.id!);
+      return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) }, 201);
+    },
+  ],
   ['GET', '/sandbox/orders', ({ sandbox }) => json({ orders: sandbox.orders.list().map(orderView) })],
   [
     'GET',

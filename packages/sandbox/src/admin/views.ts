@@ -118,5 +118,6 @@ export function callView(c: RecordedCall): Record<string, unknown> {
     had_bearer: c.hadBearer,
     body: c.body ?? null,
     fault: c.fault ?? null,
+    response_body: c.responseBody ?? null,
   };
 }

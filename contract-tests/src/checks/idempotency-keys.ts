@@ -1,0 +1,154 @@
+/**
+ * Idempotency-Key on the market's mutating service calls (WIRE §6), read from the sandbox's record
+ * of every call: present on each, and the same key when the market repeats a call whose answer it
+ * lost, so a retried disbursement cannot pay twice at a service that does not de-duplicate by itself.
+ */
+import { ensure, expectStatus } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import type { ServiceCallView } from '../sandbox/driver.js';
+import { postAction, postOrder, sampleOrder } from '../support/orders.js';
+import { bearer, signedInUsers } from '../support/users.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { approvedOrder } from './orders-actions.js';
+
+function describeCalls(calls: readonly ServiceCallView[]): string {
+  if (calls.length === 0) return 'no such call at the service';
+  return calls
+    .map((c) => `${c.method} ${c.path} Idempotency-Key: ${c.idempotencyKey ?? '(none)'}`)
+    .join('; ');
+}
+
+/** Every call must carry a key; with `same`, the same one. */
+function expectKeys(calls: readonly ServiceCallView[], what: string, same: boolean): void {
+  ensure(calls.length > 0 && calls.every((c) => (c.idempotencyKey ?? '') !== ''), {
+    expected: `an Idempotency-Key header on ${what}`,
+    actual: describeCalls(calls),
+    spec: 'WIRE §6',
+  });
+  if (same) {
+    ensure(new Set(calls.map((c) => c.idempotencyKey)).size === 1, {
+      expected: `the same Idempotency-Key on every attempt of ${what} (derived from the operation and order)`,
+      actual: describeCalls(calls),
+      spec: 'WIRE §6',
+    });
+  }
+}
+
+async function callsSince(ctx: CheckContext, since: number, operation: string, pathPart: string) {
+  return (await ctx.sandbox.serviceCalls(since)).filter(
+    (c) => c.operation === operation && (c.path.includes(pathPart) || (c.body ?? '').includes(pathPart)),
+  );
+}
+
+export const idempotencyKeyChecks: ContractCheck[] = [
+  {
+    id: 'service.idempotency-key.create',
+    title:
+      'Order creation carries an Idempotency-Key, the same one when the market repeats a call whose answer was lost',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    async run(ctx) {
+      const since = await ctx.sandbox.lastCallId();
+      const request = sampleOrder(ctx.unique('ref'));
+      await ctx.sandbox.injectFault({
+        operation: 'createOrder',
+        action: 'error',
+        status: 503,
+        after_effect: true,
+      });
+      try {
+        await postOrder(ctx, request);
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      const again = await postOrder(ctx, request);
+      expectStatus(
+        again,
+        [200, 201],
+        'for repeating an order whose first creation answer was lost',
+        'WIRE §5',
+      );
+      expectKeys(
+        await callsSince(ctx, since, 'createOrder', request.reference_id),
+        'the create order calls of one order',
+        true,
+      );
+      const atService = await ctx.sandbox.ordersByReference(request.reference_id);
+      ensure(atService.length === 1, {
+        expected: 'exactly one order at the service for the reference_id',
+        actual: `${atService.length} orders`,
+        spec: 'WIRE §6',
+      });
+    },
+  },
+  {
+    id: 'service.idempotency-key.disburse-retry',
+    title: 'A disbursement repeated after a lost answer carries the same Idempotency-Key and pays once',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §6',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      await ctx.sandbox.injectFault({
+        operation: 'disburseOrder',
+        action: 'error',
+        status: 503,
+        after_effect: true,
+      });
+      // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
+      // can only repeat the call: the case the key exists for.
+      await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+      let again: HttpExchange;
+      try {
+        await postAction(ctx, id, 'disburse');
+        again = await postAction(ctx, id, 'disburse');
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      expectStatus(again, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
+      const calls = await callsSince(ctx, since, 'disburseOrder', encodeURIComponent(id));
+      expectKeys(calls, `the disburse calls of order ${id}`, true);
+      const count = await ctx.sandbox.disbursements(id);
+      ensure(count === 1, { expected: 'exactly one disbursement', actual: `${count} disbursements` });
+    },
+  },
+  {
+    id: 'service.idempotency-key.cancel',
+    title: 'A cancel (revert) call carries an Idempotency-Key',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §6',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      expectStatus(await postAction(ctx, id, 'cancel'), 202, 'for cancelling an APPROVED order', 'WIRE §5');
+      expectKeys(
+        await callsSince(ctx, since, 'revertOrder', encodeURIComponent(id)),
+        `the revert call of order ${id}`,
+        false,
+      );
+    },
+  },
+  {
+    id: 'service.idempotency-key.push-claims',
+    title: 'Pushing claim tokens carries an Idempotency-Key',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §6',
+    async run(ctx) {
+      const [user] = signedInUsers(await ctx.users());
+      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      const credifyId = await ctx.sandbox.serviceUserId(user.id);
+      const since = await ctx.sandbox.lastCallId();
+      const exchange = await ctx.http.send(ctx.url('/push-claims'), {
+        method: 'POST',
+        json: { id: user.id, credify_id: credifyId },
+        headers: bearer(user.sessionToken),
+      });
+      expectStatus(exchange, 200, "for pushing the signed-in user's own claims", 'WIRE §5');
+      expectKeys(
+        await callsSince(ctx, since, 'pushClaimTokens', encodeURIComponent(credifyId)),
+        'the claim token push',
+        false,
+      );
+    },
+  },
+];

@@ -1,0 +1,308 @@
+/**
+ * Offer filtering in depth (WIRE §7): each of the eight condition kinds on a claim the demo user has
+ * (numbers also as digit strings), custom scopes and `required_custom_scopes`, the rank rule across
+ * levels, `used_scopes` / `requested_scopes`, and the requests availability never sends (malformed
+ * conditions, no user ID), which the suite sends itself with a token the service issued.
+ */
+import type { ClaimObject } from '@bnpl-kit/core';
+import { commitmentKeyFor } from '@bnpl-kit/core';
+import { ensure, expectProblem, isObject } from '../expect.js';
+import { bearer } from '../support/users.js';
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
+
+interface Claim {
+  scope: string;
+  key: string;
+  value: unknown;
+}
+
+const DIGITS = /^\d{1,15}$/;
+
+function claimsOf(claims: ClaimObject | undefined): Claim[] {
+  const out: Claim[] = [];
+  for (const [scope, values] of Object.entries(claims ?? {})) {
+    for (const [key, value] of Object.entries(values)) {
+      if (key !== commitmentKeyFor(scope) && !key.endsWith(':commitment')) out.push({ scope, key, value });
+    }
+  }
+  return out;
+}
+
+/** A whole number claim, stored as a number or a digit string. */
+function numericClaim(claims: Claim[]): (Claim & { n: number }) | undefined {
+  for (const c of claims) {
+    if (typeof c.value === 'number' && Number.isSafeInteger(c.value) && c.value >= 0)
+      return { ...c, n: c.value };
+    if (typeof c.value === 'string' && DIGITS.test(c.value)) return { ...c, n: Number(c.value) };
+  }
+  return undefined;
+}
+
+function stringClaim(claims: Claim[]): (Claim & { s: string }) | undefined {
+  for (const c of claims)
+    if (typeof c.value === 'string' && c.value.length > 1 && !DIGITS.test(c.value))
+      return { ...c, s: c.value };
+  return undefined;
+}
+
+interface Subject {
+  user: TestUser;
+  num: Claim & { n: number };
+  str: Claim & { s: string };
+  /** A custom scope (`<organization_id>:<scope_key>`) the user has. */
+  custom: string | undefined;
+}
+
+async function subjectFor(ctx: CheckContext): Promise<Subject> {
+  for (const user of await ctx.users()) {
+    const claims = claimsOf(user.claims ?? (await ctx.storedClaims(user)));
+    const num = numericClaim(claims);
+    const str = stringClaim(claims);
+    const custom = claims.find((c) => c.scope.includes(':'))?.scope;
+    if (num && str) return { user, num, str, custom };
+  }
+  return ctx.skip(
+    'needs a demo user whose "claims" hold a whole-number claim (a number or a digit string) and a text claim',
+  );
+}
+
+type Leaf = Record<string, unknown>;
+
+function leaf(c: Claim, kind: string, value: unknown): Leaf {
+  return { kind, claim: c.key, scope: c.scope, value };
+}
+
+/** Ranks by offer code, and the evaluation results, as the service got them back from the market. */
+async function rank(
+  ctx: CheckContext,
+  user: TestUser,
+  offers: Record<string, unknown>[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const previous = await ctx.sandbox.setApprovedOffers(offers);
+  try {
+    const answer = await ctx.sandbox.availability(user.id);
+    ensure(answer.status === 200, {
+      expected: `the service's availability check for ${user.id} to succeed (the market's offer filter answering { "data": { "offers": [...] } })`,
+      actual: `${answer.status}: ${answer.error ?? 'no message'}`,
+      spec: 'WIRE §7',
+    });
+    const results = new Map<string, Record<string, unknown>>();
+    for (const offer of answer.offers) {
+      if (typeof offer.code === 'string' && isObject(offer.evaluation_result))
+        results.set(offer.code, offer.evaluation_result);
+    }
+    return results;
+  } finally {
+    await ctx.sandbox.setApprovedOffers(previous);
+  }
+}
+
+function expectRanks(
+  results: Map<string, Record<string, unknown>>,
+  expected: Record<string, number | undefined>,
+  why: Record<string, string>,
+): void {
+  const got = Object.fromEntries([...results].map(([code, r]) => [code, r.rank]));
+  for (const [code, wanted] of Object.entries(expected)) {
+    ensure(results.get(code)?.rank === wanted, {
+      expected: `offer ${code} (${why[code]}) ${wanted === undefined ? 'to be left out (rank 0)' : `to rank ${wanted}`}`,
+      actual: `ranks ${JSON.stringify(got)}`,
+    });
+  }
+}
+
+async function callFilter(ctx: CheckContext, body: unknown) {
+  const token = await ctx.sandbox.offerFilterToken();
+  return ctx.http.send(ctx.url(ctx.paths.offerFilter), {
+    method: 'POST',
+    json: body,
+    headers: bearer(token),
+  });
+}
+
+export const offerConditionChecks: ContractCheck[] = [
+  {
+    id: 'offers.filter.condition-kinds',
+    title:
+      'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const { user, num, str } = await subjectFor(ctx);
+      const n = num.n;
+      // Fewer digits than n: smaller as a number, larger as text ("999" > "1200"), so text comparison fails.
+      const shorter = n >= 10 ? 10 ** (String(n).length - 1) - 1 : 0;
+      const tag = ctx.unique('kinds');
+      const cases: [string, Leaf, boolean][] = [
+        ['eq-num', leaf(num, 'EQUALITY_CONDITION', n), true],
+        ['eq-digits', leaf(num, 'EQUALITY_CONDITION', String(n)), true],
+        ['eq-text', leaf(str, 'EQUALITY_CONDITION', str.s), true],
+        ['eq-text-miss', leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`), false],
+        ['gt', leaf(num, 'LARGER_THAN_CONDITION', shorter), n > shorter],
+        ['gt-digits', leaf(num, 'LARGER_THAN_CONDITION', String(shorter)), n > shorter],
+        ['gt-miss', leaf(num, 'LARGER_THAN_CONDITION', n), false],
+        ['gte', leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n), true],
+        ['gte-miss', leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n + 1), false],
+        ['lt', leaf(num, 'LESS_THAN_CONDITION', n * 10 + 1), true],
+        ['lt-miss', leaf(num, 'LESS_THAN_CONDITION', n), false],
+        ['lte', leaf(num, 'LESS_THAN_OR_EQUAL_CONDITION', n), true],
+        ['lte-miss', leaf(num, 'LESS_THAN_OR_EQUAL_CONDITION', shorter), n <= shorter],
+        ['contain', leaf(str, 'CONTAIN_CONDITION', str.s.slice(1)), true],
+        ['contain-miss', leaf(str, 'CONTAIN_CONDITION', `${str.s}#`), false],
+        [
+          'range',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: shorter, max: n * 10 + 1 },
+          n >= shorter,
+        ],
+        [
+          'range-upper',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, value: n, upper: n },
+          true,
+        ],
+        [
+          'range-miss',
+          { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: n + 1, max: n + 100 },
+          false,
+        ],
+        [
+          'and',
+          {
+            kind: 'AND_CONDITION',
+            subconditions: [
+              leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n),
+              leaf(str, 'EQUALITY_CONDITION', str.s),
+            ],
+          },
+          true,
+        ],
+        [
+          'and-miss',
+          {
+            kind: 'AND_CONDITION',
+            subconditions: [
+              leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', n),
+              leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`),
+            ],
+          },
+          false,
+        ],
+        [
+          'descriptor',
+          { kind: 'EQUALITY_CONDITION', claim: { name: num.key, scope: num.scope }, value: n },
+          true,
+        ],
+      ];
+      const offers = cases.map(([slug, condition]) => ({
+        code: `${tag}-${slug}`,
+        conditions: [condition],
+        required_custom_scopes: [],
+      }));
+      const results = await rank(ctx, user, offers);
+      const expected: Record<string, number | undefined> = {};
+      const why: Record<string, string> = {};
+      for (const [slug, condition, holds] of cases) {
+        expected[`${tag}-${slug}`] = holds ? 1 : undefined;
+        why[`${tag}-${slug}`] =
+          `${JSON.stringify(condition)} for ${user.id} whose ${num.key} is ${JSON.stringify(num.value)} and ${str.key} is ${JSON.stringify(str.value)}`;
+      }
+      expectRanks(results, expected, why);
+    },
+  },
+  {
+    id: 'offers.filter.levels-and-scopes',
+    title:
+      'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const { user, num, custom } = await subjectFor(ctx);
+      if (custom === undefined)
+        return ctx.skip(
+          'needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)',
+        );
+      const missing = `${ctx.sandbox.organizationId}:${ctx.unique('no-such-scope')}`;
+      const holds = leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', num.n);
+      const fails = leaf(num, 'LARGER_THAN_CONDITION', num.n);
+      const tag = ctx.unique('levels');
+      const offers: [string, unknown[], string[][], number | undefined, string][] = [
+        ['none', [], [], 1, 'no conditions: one unconditional level'],
+        ['null', [null], [], 1, 'a null condition: unconditional'],
+        ['empty', [{}], [], 1, 'an empty condition: unconditional'],
+        ['two', [holds, holds], [], 2, 'two passing levels'],
+        ['gap', [holds, fails, holds], [], 1, 'a failing second level caps the rank at 1'],
+        ['first-fails', [fails, holds], [], undefined, 'a failing first level'],
+        ['scope', [], [[custom]], 1, `requires ${custom}, which the user has`],
+        ['scope-missing', [], [[missing]], undefined, `requires ${missing}, which nobody has`],
+        ['scope-level-2', [holds, holds], [[], [missing]], 1, `second level requires ${missing}`],
+      ];
+      const results = await rank(
+        ctx,
+        user,
+        offers.map(([slug, conditions, required]) => ({
+          code: `${tag}-${slug}`,
+          conditions,
+          required_custom_scopes: required,
+        })),
+      );
+      expectRanks(
+        results,
+        Object.fromEntries(offers.map(([slug, , , r]) => [`${tag}-${slug}`, r])),
+        Object.fromEntries(offers.map(([slug, , , , why]) => [`${tag}-${slug}`, why])),
+      );
+      const result = results.get(`${tag}-scope-level-2`)!;
+      const used = Array.isArray(result.used_scopes) ? result.used_scopes : [];
+      const requested = Array.isArray(result.requested_scopes) ? result.requested_scopes : [];
+      ensure(used.includes(num.scope) && !used.includes(missing), {
+        expected: `used_scopes of the passing level to name ${num.scope} (read by its condition) and not ${missing} (a failing level's)`,
+        actual: `evaluation_result ${JSON.stringify(result)}`,
+      });
+      ensure(requested.includes(num.scope) && requested.includes(missing), {
+        expected: `requested_scopes to name every scope the offer mentions: ${num.scope} and ${missing}`,
+        actual: `evaluation_result ${JSON.stringify(result)}`,
+      });
+      const scoped = results.get(`${tag}-scope`)!;
+      ensure(Array.isArray(scoped.used_scopes) && scoped.used_scopes.includes(custom), {
+        expected: `used_scopes of an offer passing on required scope ${custom} to name it`,
+        actual: `evaluation_result ${JSON.stringify(scoped)}`,
+      });
+    },
+  },
+  {
+    id: 'offers.filter.malformed-condition',
+    title: 'A malformed condition (unknown kind, no claim, range without bounds) is a 400 problem, not a 500',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const [user] = await ctx.users();
+      const localId = user?.id ?? 'someone';
+      const malformed: [string, unknown][] = [
+        ['an unknown kind', { kind: 'SOUNDS_LIKE_CONDITION', claim: 'x', value: 1 }],
+        ['a condition without a claim', { kind: 'EQUALITY_CONDITION', value: 1 }],
+        ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x', value: 1 }],
+        ['an AND without subconditions', { kind: 'AND_CONDITION' }],
+      ];
+      for (const [what, condition] of malformed) {
+        const exchange = await callFilter(ctx, {
+          local_id: localId,
+          offers: [{ code: 'malformed', conditions: [condition], required_custom_scopes: [] }],
+        });
+        expectProblem(exchange, 400, { what: `for offer filtering with ${what}`, code: 'validation_failed' });
+      }
+    },
+  },
+  {
+    id: 'offers.filter.neither-id',
+    title: 'Offer filtering without credify_id and local_id is a 400 problem',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    async run(ctx) {
+      const exchange = await callFilter(ctx, {
+        offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],
+      });
+      expectProblem(exchange, 400, {
+        what: 'for offer filtering without a user ID',
+        code: 'validation_failed',
+      });
+    },
+  },
+];

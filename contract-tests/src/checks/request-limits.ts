@@ -1,0 +1,166 @@
+/**
+ * Request bodies the market must refuse on every endpoint that takes one (WIRE §2): 413 for a body
+ * far over the limit, 400 for a malformed push-claims body and a malformed disburse invoice, none
+ * of which may reach the service.
+ */
+import { ensure, expectProblem, expectStatus, problemPaths } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { createOrder, orderPath } from '../support/orders.js';
+import { bearer, signedInUsers } from '../support/users.js';
+import {
+  BOTH_MODES,
+  type CheckContext,
+  type ContractCheck,
+  DATA_SHARING_ONLY,
+  type IntegrationMode,
+} from '../types.js';
+import { approvedOrder } from './orders-actions.js';
+
+interface LimitedEndpoint {
+  slug: string;
+  what: string;
+  modes: readonly IntegrationMode[];
+  /** Sends `body` with whatever credentials the endpoint needs. */
+  send(ctx: CheckContext, body: string): Promise<HttpExchange>;
+}
+
+function post(ctx: CheckContext, url: string, body: string, headers: Record<string, string>) {
+  // A server may answer 413 before reading the body and drop the connection: use a fresh one.
+  return ctx.http.send(url, {
+    method: 'POST',
+    body,
+    headers: { ...headers, 'content-type': 'application/json', connection: 'close' },
+  });
+}
+
+const ENDPOINTS: LimitedEndpoint[] = [
+  {
+    slug: 'orders',
+    what: 'POST /orders',
+    modes: BOTH_MODES,
+    send: (ctx, body) => post(ctx, ctx.url('/orders'), body, ctx.systemAuth),
+  },
+  ...(['cancel', 'disburse'] as const).map(
+    (action): LimitedEndpoint => ({
+      slug: action,
+      what: `POST /orders/:id/${action}`,
+      modes: DATA_SHARING_ONLY,
+      async send(ctx, body) {
+        const order = await createOrder(ctx);
+        return post(ctx, orderPath(ctx, order.id, action), body, ctx.systemAuth);
+      },
+    }),
+  ),
+  {
+    slug: 'push-claims',
+    what: 'POST /push-claims',
+    modes: DATA_SHARING_ONLY,
+    async send(ctx, body) {
+      const [user] = signedInUsers(await ctx.users());
+      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      return post(ctx, ctx.url('/push-claims'), body, bearer(user.sessionToken));
+    },
+  },
+  {
+    slug: 'offer-filter',
+    what: 'POST /offers/filter',
+    modes: DATA_SHARING_ONLY,
+    async send(ctx, body) {
+      const token = await ctx.sandbox.offerFilterToken();
+      return post(ctx, ctx.url(ctx.paths.offerFilter), body, bearer(token));
+    },
+  },
+];
+
+function oversized(ctx: CheckContext): string {
+  // Four times the webhook limit: over any sensible limit for these small JSON bodies.
+  return JSON.stringify({ padding: 'x'.repeat(ctx.maxBodyBytes * 4) });
+}
+
+function tooLargeCheck(endpoint: LimitedEndpoint): ContractCheck {
+  return {
+    id: `limits.payload-too-large.${endpoint.slug}`,
+    title: `${endpoint.what} refuses a 1 MiB body with 413`,
+    modes: endpoint.modes,
+    spec: 'WIRE §2',
+    async run(ctx) {
+      const body = oversized(ctx);
+      const exchange = await endpoint.send(ctx, body);
+      expectProblem(exchange, 413, {
+        what: `for a ${body.length}-byte body to ${endpoint.what}`,
+        code: 'payload_too_large',
+      });
+    },
+  };
+}
+
+export const requestLimitChecks: ContractCheck[] = [
+  ...ENDPOINTS.map(tooLargeCheck),
+  {
+    id: 'push-claims.malformed-body',
+    title: 'Push-claims with a malformed body (not JSON, no id, a numeric credify_id) is a 400 problem',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const [user] = signedInUsers(await ctx.users());
+      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      const bodies: [string, string][] = [
+        ['a body that is not JSON', '{"id": '],
+        ['a body without "credify_id"', JSON.stringify({ id: user.id })],
+        ['a numeric "credify_id"', JSON.stringify({ id: user.id, credify_id: 42 })],
+        ['a JSON array', '[]'],
+      ];
+      for (const [what, body] of bodies) {
+        const exchange = await ctx.http.send(ctx.url('/push-claims'), {
+          method: 'POST',
+          body,
+          headers: { ...bearer(user.sessionToken), 'content-type': 'application/json' },
+        });
+        expectProblem(exchange, 400, { what: `for push-claims with ${what}`, code: 'validation_failed' });
+      }
+    },
+  },
+  {
+    id: 'orders.disburse.invoice-validation',
+    title: 'Disburse with a malformed invoice is a 400 naming invoice fields, and nothing is paid',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §5',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const exchange = await ctx.http.send(orderPath(ctx, id, 'disburse'), {
+        method: 'POST',
+        json: { invoice: { number: '', url: 'not a url', issued_at: 'yesterday' } },
+        headers: { ...ctx.systemAuth },
+      });
+      const problem = expectProblem(exchange, 400, {
+        what: 'for a disburse whose invoice has an empty number, a url that is not one and a date that is not ISO 8601',
+        code: 'validation_failed',
+      });
+      const paths = problemPaths(problem);
+      ensure(
+        paths.some((p) => p.startsWith('invoice')),
+        {
+          expected:
+            'errors[].path to name the invoice fields (invoice.number, invoice.url, invoice.issued_at)',
+          actual: `paths ${JSON.stringify(paths)}`,
+          exchange,
+          spec: 'WIRE §2',
+        },
+      );
+      const count = await ctx.sandbox.disbursements(id);
+      ensure(count === 0, { expected: 'no disbursement for a refused request', actual: `${count}` });
+      const valid = await ctx.http.send(orderPath(ctx, id, 'disburse'), {
+        method: 'POST',
+        json: {
+          invoice: {
+            number: 'INV-1',
+            url: 'https://shop.example/invoices/1',
+            issued_at: new Date().toISOString(),
+          },
+        },
+        headers: { ...ctx.systemAuth },
+      });
+      expectStatus(valid, 202, 'for a disburse with a valid invoice', 'WIRE §5');
+    },
+  },
+];

@@ -1,0 +1,137 @@
+/**
+ * The service failing under the market (WIRE §2, §6): the sandbox answers 500, a malformed body, or
+ * nothing at all to one call, and the market must answer 502/503/504 problem+json without echoing the
+ * service's answer, and must not act as if the call had succeeded (a refused cancel can be retried).
+ */
+import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import type { RouteFaultSpec } from '../sandbox/driver.js';
+import { createOrder, postAction, postOrder, sampleOrder, statusPath } from '../support/orders.js';
+import { bearer, signedInUsers } from '../support/users.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { approvedOrder } from './orders-actions.js';
+
+const UPSTREAM = [502, 503, 504] as const;
+
+/** Runs `act` with `fault` injected, and clears every fault left afterwards (a market may not call at all). */
+async function withFault<T>(ctx: CheckContext, fault: RouteFaultSpec, act: () => Promise<T>): Promise<T> {
+  await ctx.sandbox.injectFault(fault);
+  try {
+    return await act();
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
+}
+
+function expectUpstreamProblem(exchange: HttpExchange, what: string): void {
+  expectProblem(exchange, UPSTREAM, {
+    what: `when the service ${what}`,
+    code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
+    spec: 'WIRE §2',
+  });
+}
+
+function createFailure(
+  slug: string,
+  fault: Omit<RouteFaultSpec, 'operation'>,
+  what: string,
+  timeoutMs?: number,
+): ContractCheck {
+  return {
+    id: `service-failure.create.${slug}`,
+    title: `Order creation when the service ${what}: 502/503/504 problem, no internals`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §2',
+    async run(ctx) {
+      const request = sampleOrder(ctx.unique('ref'));
+      const exchange = await withFault(ctx, { operation: 'createOrder', ...fault }, () =>
+        ctx.http.send(ctx.url('/orders'), {
+          method: 'POST',
+          json: request,
+          headers: { ...ctx.systemAuth },
+          ...(timeoutMs !== undefined && { timeoutMs }),
+        }),
+      );
+      expectUpstreamProblem(exchange, what);
+      // The market must not keep an order the service never confirmed: the same request now succeeds.
+      const again = await postOrder(ctx, request);
+      expectStatus(again, [200, 201], 'for the same order once the service works again', 'WIRE §5');
+    },
+  };
+}
+
+export const serviceFailureChecks: ContractCheck[] = [
+  createFailure('error', { action: 'error', status: 500 }, 'answers 500'),
+  createFailure('malformed', { action: 'malformed' }, 'answers 200 with a malformed body'),
+  // The market's own service timeout decides when it gives up (WIRE §6: 8 s by default).
+  createFailure('timeout', { action: 'timeout' }, 'never answers', 30_000),
+  {
+    id: 'service-failure.status.error',
+    title: 'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem',
+    modes: BOTH_MODES,
+    spec: 'WIRE §2',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const exchange = await withFault(
+        ctx,
+        { operation: 'getOrder', action: 'error', status: 500, times: 5 },
+        () => ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
+      );
+      if (exchange.status === 200) {
+        const body = expectJsonObject(exchange, 'for the order status while the service fails');
+        ensure(body.id === order.id && body.status === 'PENDING', {
+          expected: `the stored record of ${order.id} (status PENDING) while the service fails`,
+          exchange,
+          spec: 'WIRE §5',
+        });
+      } else {
+        expectUpstreamProblem(exchange, 'answers 500 to every status request');
+      }
+    },
+  },
+  ...(['cancel', 'disburse'] as const).map(
+    (action): ContractCheck => ({
+      id: `service-failure.${action}.error`,
+      title: `${action === 'cancel' ? 'Cancel' : 'Disburse'} when the service answers 503: a 502/503/504 problem, and the order can be ${action === 'cancel' ? 'cancelled' : 'disbursed'} afterwards`,
+      modes: DATA_SHARING_ONLY,
+      spec: 'WIRE §2',
+      async run(ctx) {
+        const id = await approvedOrder(ctx);
+        const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
+        const exchange = await withFault(ctx, { operation, action: 'error', status: 503, times: 3 }, () =>
+          postAction(ctx, id, action),
+        );
+        expectUpstreamProblem(exchange, `answers 503 to ${operation}`);
+        const again = await postAction(ctx, id, action);
+        expectStatus(
+          again,
+          202,
+          `for ${action} of the still APPROVED order once the service works again (the failed call must not move it)`,
+          'WIRE §3, §5',
+        );
+      },
+    }),
+  ),
+  {
+    id: 'service-failure.push-claims.error',
+    title: 'Push-claims when the service answers 500: a 502/503/504 problem, no internals',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §2',
+    async run(ctx) {
+      const [user] = signedInUsers(await ctx.users());
+      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      const credifyId = await ctx.sandbox.serviceUserId(user.id);
+      const exchange = await withFault(
+        ctx,
+        { operation: 'pushClaimTokens', action: 'error', status: 500 },
+        () =>
+          ctx.http.send(ctx.url('/push-claims'), {
+            method: 'POST',
+            json: { id: user.id, credify_id: credifyId },
+            headers: bearer(user.sessionToken),
+          }),
+      );
+      expectUpstreamProblem(exchange, 'answers 500 to the claim tokens');
+    },
+  },
+];

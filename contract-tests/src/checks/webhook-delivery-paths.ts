@@ -1,0 +1,88 @@
+/**
+ * How deliveries reach a market in production (WIRE §4): through a reverse proxy, whose `Host` is
+ * not the public one, so the signed URL must come from configuration; and with the market's work
+ * failing half-way, so the event ID must be recorded only with its effect, or a redelivery is lost.
+ */
+import { ensure } from '../expect.js';
+import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
+import { pollUntil } from '../support/wait.js';
+import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { approvedOrder } from './orders-actions.js';
+
+const PROXY_HOST = 'bnpl-market.internal:8080';
+
+export const webhookDeliveryPathChecks: ContractCheck[] = [
+  {
+    id: 'webhook.host-header-ignored',
+    title:
+      "A delivery whose Host header is not PUBLIC_BASE_URL's (a reverse proxy) is verified for the registered URL",
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      await approveUnannounced(ctx, order.id);
+      const body = statusEvent(order.id, 'APPROVED');
+      const { exchange } = await sendWebhook(ctx, body, { host: PROXY_HOST });
+      expectAck(
+        exchange,
+        false,
+        `a delivery signed for ${ctx.webhookUrl} that arrived with Host: ${PROXY_HOST} (the signed URL is PUBLIC_BASE_URL + /v1/webhook, never built from Host)`,
+      );
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'its APPROVED delivery was acknowledged');
+    },
+  },
+  {
+    id: 'webhook.effect-before-record',
+    title:
+      'A readiness delivery whose disbursement fails at the service is not recorded as processed: a redelivery pays the order (observable for markets that disburse on readiness)',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §4',
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      await ctx.sandbox.injectFault({ operation: 'disburseOrder', action: 'error', status: 500 });
+      let delivery: Awaited<ReturnType<typeof ctx.sandbox.awaitStatusDelivery>>;
+      try {
+        await ctx.sandbox.ready(id);
+        delivery = await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      const tried = (await ctx.sandbox.serviceCalls(since)).some(
+        (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+      );
+      // A market that does not call the service while processing a webhook has no effect that can
+      // fail over HTTP; its event ID and status change are one local write, which certify cannot break.
+      if (!tried) {
+        ctx.advise(
+          'webhook.effect-before-record: not observable here (the market made no service call while processing the readiness webhook); record each event ID in the same transaction as its effect (WIRE §4)',
+        );
+        return;
+      }
+      // The service redelivers (the market's 5xx asks for it; after a 2xx, a replay is what an
+      // operator would do). Either way the disbursement must happen in the end, exactly once.
+      const replayed = await ctx.sandbox.replay(delivery.id);
+      const answer = replayed.attempts.at(-1);
+      const first = delivery.attempts.at(-1);
+      const failedFirst = (first?.responseStatus ?? 0) >= 300;
+      if (failedFirst) {
+        ensure(answer?.responseStatus === 200 && !/"duplicate"\s*:\s*true/.test(answer.responseBody ?? ''), {
+          expected: `the redelivery of event ${delivery.eventId}, whose processing failed (${first?.responseStatus}), to be processed (200 without "duplicate")`,
+          actual: `${answer?.responseStatus ?? 'no answer'} ${answer?.responseBody ?? ''}`,
+        });
+      }
+      const count = await pollUntil(
+        async () => {
+          const n = await ctx.sandbox.disbursements(id);
+          return n > 0 ? n : undefined;
+        },
+        { timeoutMs: 15_000, what: `a disbursement of ${id}` },
+      ).catch(() => 0);
+      ensure(count === 1, {
+        expected: `order ${id} to be disbursed once after its readiness delivery failed half-way and was redelivered (an event ID is recorded with its effect, never before)`,
+        actual: `${count} disbursements; the market answered ${first?.responseStatus} then ${answer?.responseStatus} ${answer?.responseBody ?? ''}`,
+      });
+    },
+  },
+];
