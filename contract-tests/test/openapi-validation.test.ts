@@ -18,6 +18,7 @@ function exchange(
     headers: new Headers({ 'content-type': type }),
     text,
     durationMs: 1,
+    advisories: [],
     json: () => {
       try {
         return JSON.parse(text) as unknown;
