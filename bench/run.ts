@@ -7,6 +7,7 @@ import type { BenchModule } from './harness.js';
 const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   signature: () => import('./signature.js'),
   adapters: () => import('./adapters.js'),
+  'webhook-pg': () => import('./webhook-pg.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

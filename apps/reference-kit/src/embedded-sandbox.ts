@@ -7,7 +7,7 @@
  * served under `/sandbox-service` for the browser SDK and for curl.
  */
 import { createServiceClient, type ServiceClient } from '@bnpl-kit/core';
-import { createSandbox, createSandboxFetch, type Sandbox, type SandboxOptions } from '@bnpl-kit/sandbox';
+import type { Sandbox, SandboxOptions } from '@bnpl-kit/sandbox';
 import type { ServerConfig } from './config.js';
 import { DEFAULT_PROVIDING_BASIC_PROFILE, demoOffers } from './demo-data.js';
 import { publicKeyOf, type SandboxKeys } from './keys.js';
@@ -32,6 +32,9 @@ export async function startEmbeddedSandbox(input: {
   options?: Partial<SandboxOptions>;
 }): Promise<EmbeddedSandbox> {
   const { config, keys, publicBaseUrl } = input;
+  // Loaded only when the sandbox runs in this process: with an external service it (and msw behind
+  // it) would cost start-up time and memory for nothing.
+  const { createSandbox, createSandboxFetch } = await import('@bnpl-kit/sandbox');
   const dataSharing = config.integrationMode === 'data-sharing';
   const sandbox = createSandbox({
     ...input.options,

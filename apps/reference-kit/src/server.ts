@@ -12,7 +12,6 @@ import {
   type Secret,
   type ServiceClient,
 } from '@bnpl-kit/core';
-import { createDemoShopHandler, demoUsersFrom } from '@bnpl-kit/demo-shop';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
 import { type OpenStoreOptions, openStore, type Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
@@ -174,6 +173,8 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
     if (embedded && demo) {
+      // The demo shop exists only next to the embedded sandbox: loaded only then.
+      const { createDemoShopHandler, demoUsersFrom } = await import('@bnpl-kit/demo-shop');
       http.setShop(
         createDemoShopHandler({
           market,
