@@ -8,6 +8,7 @@ const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   signature: () => import('./signature.js'),
   adapters: () => import('./adapters.js'),
   'webhook-pg': () => import('./webhook-pg.js'),
+  coldstart: () => import('./coldstart.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
