@@ -8,6 +8,8 @@ const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   signature: () => import('./signature.js'),
   adapters: () => import('./adapters.js'),
   'webhook-pg': () => import('./webhook-pg.js'),
+  'webhook-pg-scale': () => import('./webhook-pg-scale.js'),
+  'orders-pg': () => import('./orders-pg.js'),
   coldstart: () => import('./coldstart.js'),
 };
 
