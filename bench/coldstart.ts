@@ -55,7 +55,8 @@ const spread = (values: number[], unit: string) =>
 
 async function importRows(): Promise<Record<string, string>[]> {
   const core = join(root, 'packages/core/dist/index.js');
-  if (!existsSync(core)) return [{ what: 'import @bnpl-kit/core', note: 'not built: run `pnpm build` first' }];
+  if (!existsSync(core))
+    return [{ what: 'import @bnpl-kit/core', note: 'not built: run `pnpm build` first' }];
   const candidates: [string, string[]][] = [
     ['import @bnpl-kit/core (dist)', [core]],
     ['import hono + pg (bare server)', ['hono', 'pg']],
@@ -74,7 +75,11 @@ async function importRows(): Promise<Record<string, string>[]> {
       probes.map((p) => p.cpu),
       'ms',
     ),
-    'goal ≤ 150 ms': what.includes('core') ? (median(probes.map((p) => p.cpu)) <= 150 ? 'yes (CPU)' : 'NO') : '',
+    'goal ≤ 150 ms': what.includes('core')
+      ? median(probes.map((p) => p.cpu)) <= 150
+        ? 'yes (CPU)'
+        : 'NO'
+      : '',
     RSS: mb(median(probes.map((p) => p.rss))),
   }));
 }
@@ -85,7 +90,10 @@ function rssOf(pid: number): number {
 }
 
 /** Starts the basic server, waits for `/healthz`, idles, reads its RSS, stops it. */
-async function startServer(env: Record<string, string>, idle: boolean): Promise<{ ready: number; rss: number }> {
+async function startServer(
+  env: Record<string, string>,
+  idle: boolean,
+): Promise<{ ready: number; rss: number }> {
   const started = performance.now();
   const main = join(root, 'apps/basic-server/src/main.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {

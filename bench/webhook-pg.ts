@@ -108,6 +108,14 @@ export function summarise(
     const ratio = paired(base, (r) => r.rps);
     const ratioCte = paired(cte, (r) => r.rps);
     const p99Ratio = paired(base, (r) => r.p99);
+    // Requests per CPU-second of server + PostgreSQL together, against the baseline's: what the
+    // throughput ratio would be on a machine these two had to themselves (steadier than wall time
+    // when other work shares the cores; PG CPU includes that other work's queries, so it is noisy too).
+    const cpuRatio = paired(base, (r) =>
+      r.pgCpuMicrosPerRequest === undefined
+        ? Number.NaN
+        : 1 / (r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest),
+    );
     const bad = rs.reduce((n, r) => n + r.bad, 0);
     return {
       ...label,
@@ -117,6 +125,7 @@ export function summarise(
       'goal ≥ 85 %':
         candidate.startsWith('baseline') || ratio === undefined ? '' : ratio >= 0.85 ? 'yes' : 'NO',
       'vs cte': ratioCte === undefined ? '' : pct(ratioCte),
+      'CPU ratio': cpuRatio === undefined || Number.isNaN(cpuRatio) ? '' : pct(cpuRatio),
       'p99 ms': String(median(rs.map((r) => r.p99))),
       'p99 vs base': p99Ratio === undefined ? '' : `${p99Ratio.toFixed(2)}×`,
       'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
