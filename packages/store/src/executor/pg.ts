@@ -1,6 +1,7 @@
 /** `SqlExecutor` on a `pg` connection pool, for a real PostgreSQL (`DATABASE_URL`). */
 import pg from 'pg';
 import type { StoreLogger } from '../logger.js';
+import { preparedName } from './prepared.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -10,6 +11,14 @@ export interface PgExecutorOptions {
   /** Pool size; pg's default is 10. */
   max?: number | undefined;
   logger: StoreLogger;
+}
+
+/** A registered hot statement goes as a named prepared statement, anything else as given. */
+function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
+  const name = preparedName(sql);
+  return name === undefined
+    ? { text: sql, values: params as unknown[] | undefined }
+    : { name, text: sql, values: params as unknown[] | undefined };
 }
 
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
@@ -43,7 +52,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     location: redactDatabaseUrl(options.connectionString),
 
     async query<R>(sql: string, params?: readonly unknown[]) {
-      return toResult<R>(await pool.query(sql, params as unknown[] | undefined));
+      return toResult<R>(await pool.query(statement(sql, params)));
     },
 
     async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
@@ -53,7 +62,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
         await client.query('BEGIN');
         const result = await work({
           query: async <R>(sql: string, params?: readonly unknown[]) =>
-            toResult<R>(await client.query(sql, params as unknown[] | undefined)),
+            toResult<R>(await client.query(statement(sql, params))),
           exec: async (sql: string) => {
             await client.query(sql);
           },

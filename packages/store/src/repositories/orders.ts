@@ -8,6 +8,7 @@ import {
   type StoredOrder,
   type WebhookEventEffect,
 } from '@bnpl-kit/core';
+import { prepared } from '../executor/prepared.js';
 import type { Queryable } from '../executor/types.js';
 import type { OrderStatusHistoryEntry } from '../records.js';
 import { sqlState, UNIQUE_VIOLATION } from './pg-errors.js';
@@ -96,8 +97,8 @@ function applyWebhookSql(columns: string): string {
     FROM (SELECT 1) AS one LEFT JOIN current c ON true LEFT JOIN updated u ON true`;
 }
 
-const APPLY_WEBHOOK_STATUS_ONLY = applyWebhookSql('id, status');
-const APPLY_WEBHOOK_WITH_ORDER = applyWebhookSql(ORDER_COLUMNS);
+const APPLY_WEBHOOK_STATUS_ONLY = prepared('bnpl_apply_webhook', applyWebhookSql('id, status'));
+const APPLY_WEBHOOK_WITH_ORDER = prepared('bnpl_apply_webhook_order', applyWebhookSql(ORDER_COLUMNS));
 
 type AppliedRow = Partial<OrderRow> & { recorded: boolean; new_updated_at: Date | null };
 
