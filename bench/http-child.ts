@@ -141,8 +141,11 @@ export async function measureChild(
       ...measured,
       cpuMicrosPerRequest: per(report.cpuMicros),
       mainCpuMicrosPerRequest: report.mainCpuMicros === undefined ? undefined : per(report.mainCpuMicros),
+      // A postgres backend that exits during the window takes its ticks with it: no figure then.
       pgCpuMicrosPerRequest:
-        pgBefore === undefined || pgAfter === undefined ? undefined : per(pgAfter - pgBefore),
+        pgBefore === undefined || pgAfter === undefined || pgAfter < pgBefore
+          ? undefined
+          : per(pgAfter - pgBefore),
       wrapped: measured.requests > half || warm.requests > pool.length - half,
       warmupSent: warm.sent,
     };

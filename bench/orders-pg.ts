@@ -43,7 +43,7 @@ function createRequests(): LoadRequest[] {
             image_url: 'https://example.com/img.png',
             product_url: 'https://example.com/p/1',
             quantity: 3,
-            measurement_unit: 'EACH',
+            measment_unit: 'EACH', // spelled so by the specification
             unit_price: { value: '50000', currency: 'VND' },
             subtotal: { value: '150000', currency: 'VND' },
           },

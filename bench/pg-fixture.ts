@@ -34,12 +34,16 @@ export interface PgFixture {
   close(): Promise<void>;
 }
 
+// As the store writes them: the OrderLine model (camelCase), not the wire shape.
 const LINES = JSON.stringify([
   {
     name: 'Bánh mì',
-    reference_id: 'sku-1',
+    referenceId: 'sku-1',
+    imageUrl: 'https://example.com/img.png',
+    productUrl: 'https://example.com/p/1',
     quantity: 3,
-    unit_price: { value: '50000', currency: 'VND' },
+    measurementUnit: 'EACH',
+    unitPrice: { value: '50000', currency: 'VND' },
     subtotal: { value: '150000', currency: 'VND' },
   },
 ]);
