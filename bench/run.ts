@@ -7,6 +7,10 @@ import type { BenchModule } from './harness.js';
 const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   signature: () => import('./signature.js'),
   adapters: () => import('./adapters.js'),
+  'webhook-pg': () => import('./webhook-pg.js'),
+  'webhook-pg-scale': () => import('./webhook-pg-scale.js'),
+  'orders-pg': () => import('./orders-pg.js'),
+  coldstart: () => import('./coldstart.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -9,12 +9,7 @@
  * market's rows point at.
  */
 import { createServiceClient, type ServiceClient } from '@bnpl-kit/core';
-import {
-  createPersistentSandbox,
-  createSandboxFetch,
-  type PersistentSandbox,
-  type PersistentSandboxOptions,
-} from '@bnpl-kit/sandbox';
+import type { PersistentSandbox, PersistentSandboxOptions } from '@bnpl-kit/sandbox';
 import { type Store, sandboxRecords } from '@bnpl-kit/store';
 import type { ServerConfig } from './config.js';
 import { DEFAULT_PROVIDING_BASIC_PROFILE, demoOffers } from './demo-data.js';
@@ -42,6 +37,9 @@ export async function startEmbeddedSandbox(input: {
   options?: Partial<Omit<PersistentSandboxOptions, 'records'>>;
 }): Promise<EmbeddedSandbox> {
   const { config, keys, publicBaseUrl } = input;
+  // Loaded only when the sandbox runs in this process: with an external service it (and msw behind
+  // it) would cost start-up time and memory for nothing.
+  const { createPersistentSandbox, createSandboxFetch } = await import('@bnpl-kit/sandbox');
   const dataSharing = config.integrationMode === 'data-sharing';
   const sandbox = await createPersistentSandbox({
     ...input.options,

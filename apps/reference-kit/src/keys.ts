@@ -7,10 +7,17 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Secret } from '@bnpl-kit/core';
-import { generateApiKey } from '@bnpl-kit/sandbox';
+import { base64UrlEncode, Secret } from '@bnpl-kit/core';
 import type { ServerConfig } from './config.js';
 import { DEMO_USERS } from './demo-data.js';
+
+/**
+ * The sandbox's API key format (`generateApiKey` of @bnpl-kit/sandbox), written here so that
+ * reading the keys does not load the sandbox package (and msw) when the service is external.
+ */
+function generateApiKey(): string {
+  return `sk_sandbox_${base64UrlEncode(randomBytes(18))}`;
+}
 
 /** What the key file holds (names as the environment spells them, so it reads like a .env). */
 export interface KeyFile {

@@ -13,7 +13,6 @@ import {
   type ServiceClient,
 } from '@bnpl-kit/core';
 import { marketOpenApi } from '@bnpl-kit/core/openapi';
-import { createDemoShopHandler, demoUsersFrom } from '@bnpl-kit/demo-shop';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
 import { type OpenStoreOptions, openStore, redactDatabaseUrl, type Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
@@ -232,6 +231,8 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
     if (embedded && demo) {
+      // The demo shop exists only next to the embedded sandbox: loaded only then.
+      const { createDemoShopHandler, demoUsersFrom } = await import('@bnpl-kit/demo-shop');
       http.setShop(
         createDemoShopHandler({
           market,

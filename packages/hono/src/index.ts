@@ -7,6 +7,7 @@
 import { kitErrorOfFramework, type Market, markBodyNotRaw, problemResponse } from '@bnpl-kit/core';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
+import { untouchedIncoming, withNodeReaders } from './node-body.js';
 
 export const frameworkName = 'hono';
 
@@ -27,8 +28,13 @@ function mountedAt(c: Context): string {
 async function rawRequest(c: Context): Promise<Request> {
   const raw = c.req.raw;
   // GET and HEAD have no body (and asking @hono/node-server's lazy Request builds a real one).
-  if (raw.method === 'GET' || raw.method === 'HEAD' || !raw.bodyUsed) return raw;
+  if (raw.method === 'GET' || raw.method === 'HEAD') return raw;
   const cache = c.req.bodyCache;
+  // On Node, untouched: read the bytes from the Node request (asking `bodyUsed` would already
+  // build the full Request this avoids).
+  const incoming = untouchedIncoming(c);
+  if (incoming && Object.keys(cache).length === 0) return withNodeReaders(raw, incoming);
+  if (!raw.bodyUsed) return raw;
   const kept = cache.arrayBuffer ?? cache.blob ?? cache.text;
   const body = kept ? await kept : cache.json ? JSON.stringify(await cache.json) : null;
   const request = new Request(raw.url, {

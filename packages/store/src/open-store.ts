@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import { createPgExecutor } from './executor/pg.js';
-import { createPgliteExecutor } from './executor/pglite.js';
 import type { SqlExecutor } from './executor/types.js';
 import { type StoreLogger, silentLogger } from './logger.js';
 import type { JobRetryPolicy } from './records.js';
@@ -63,10 +62,13 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       statementTimeoutMs: options.statementTimeoutMs,
       logger,
     });
-  } else if (options.memory === true) {
-    executor = await createPgliteExecutor({ memory: true, schema });
   } else {
-    executor = await createPgliteExecutor({ dataDir: resolve(options.dataDir ?? DEFAULT_DATA_DIR), schema });
+    // Loaded only here: PGlite (WebAssembly Postgres, ~40 MB resident) is not needed on PostgreSQL.
+    const { createPgliteExecutor } = await import('./executor/pglite.js');
+    executor =
+      options.memory === true
+        ? await createPgliteExecutor({ memory: true, schema })
+        : await createPgliteExecutor({ dataDir: resolve(options.dataDir ?? DEFAULT_DATA_DIR), schema });
   }
 
   const store = createStore({

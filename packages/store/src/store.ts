@@ -28,9 +28,12 @@ export interface StoreOperations extends OrderReads, UserOps, JobOps {
  * changes, processed event IDs) plus every store operation, all on the transaction's connection, so
  * a job enqueued here commits or rolls back with the status change.
  */
-export interface StoreTransaction extends MarketTransaction, OrderTransactionOps, StoreOperations {}
+export interface StoreTransaction extends MarketTransaction, OrderTransactionOps, StoreOperations {
+  applyWebhookEvent: StoreOperations['applyWebhookEvent'];
+}
 
 export interface Store extends MarketStore<StoreTransaction>, StoreOperations {
+  applyWebhookEvent: StoreOperations['applyWebhookEvent'];
   readonly dialect: Dialect;
   /** Where the data lives, safe to log. */
   readonly location: string;

@@ -2,10 +2,11 @@
  * Imports Ed25519 keys for jose once per key. Key import is the slow part of signing a claim token
  * and a push signs one token per scope with the same organisation key, so imports are cached.
  */
-import { importJWK, importPKCS8 } from 'jose';
+
 import { parsePublicKey, seedToPkcs8Pem } from '../signature/keys.js';
 import { base64UrlEncode } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
+import { loadJose } from './jose.js';
 
 // A process holds one or two organisation keys (rotation); the cap only guards against misuse.
 const MAX_CACHED_KEYS = 16;
@@ -26,14 +27,14 @@ function cached(cache: Map<string, Promise<CryptoKey>>, id: string, load: () => 
 /** The seed is a secret, so the cache is keyed by its digest rather than by the seed itself. */
 export async function importSigningSeed(seed: Uint8Array): Promise<CryptoKey> {
   const id = base64UrlEncode(await sha256(seed));
-  return cached(privateKeys, id, () => importPKCS8(seedToPkcs8Pem(seed), 'EdDSA'));
+  return cached(privateKeys, id, async () => (await loadJose()).importPKCS8(seedToPkcs8Pem(seed), 'EdDSA'));
 }
 
 /** Accepts what `parsePublicKey` accepts: base64url of the raw 32 bytes, PEM SPKI, or raw bytes. */
 export async function importVerifyKey(publicKey: string | Uint8Array): Promise<CryptoKey> {
   const x = base64UrlEncode(parsePublicKey(publicKey));
   return cached(publicKeys, x, async () => {
-    const key = await importJWK({ kty: 'OKP', crv: 'Ed25519', x }, 'EdDSA');
+    const key = await (await loadJose()).importJWK({ kty: 'OKP', crv: 'Ed25519', x }, 'EdDSA');
     if (key instanceof Uint8Array) throw new TypeError('Expected an asymmetric key');
     return key;
   });

@@ -2,13 +2,14 @@
  * Claim tokens (WIRE §7): one EdDSA JWT per scope, `{ iat, iss, user_id, scope_name, scope_hash }`,
  * pushed to the service so a provider can later prove the claims it received came from the market.
  */
-import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import type { ProtectedHeaderParameters } from 'jose';
 import { z } from 'zod';
 import { KitError } from '../errors.js';
 import { parseWire } from '../models/wire.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { allScopesHash, type ClaimScopeHash } from './all-scopes-hash.js';
 import { scopeHash as hashScope } from './canonical.js';
+import { loadJose } from './jose.js';
 import { commitmentKeyFor } from './names.js';
 import { importSigningSeed, importVerifyKey } from './token-keys.js';
 import type { ClaimObject } from './types.js';
@@ -61,6 +62,7 @@ export async function signClaimToken(input: SignClaimTokenInput): Promise<string
     scope_name: parsed.scopeName,
     scope_hash: parsed.scopeHash,
   };
+  const { SignJWT } = await loadJose();
   return new SignJWT(payload).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' }).sign(key);
 }
 
@@ -89,7 +91,8 @@ export async function verifyClaimToken(
   options: VerifyClaimTokenOptions = {},
 ): Promise<ClaimTokenPayload> {
   const key = await importVerifyKey(publicKey);
-  let header: ReturnType<typeof decodeProtectedHeader>;
+  const { decodeProtectedHeader, jwtVerify } = await loadJose();
+  let header: ProtectedHeaderParameters;
   try {
     header = decodeProtectedHeader(jwt);
   } catch (error) {

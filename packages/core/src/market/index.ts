@@ -34,4 +34,12 @@ export {
 } from './options.js';
 export { pushClaimsRequestCodec } from './routes/claims.js';
 export { requestFingerprint } from './routes/orders.js';
-export type { MarketStore, MarketTransaction, NewStoredOrder, StatusChange, StoredOrder } from './store.js';
+export type {
+  AppliedWebhookEvent,
+  MarketStore,
+  MarketTransaction,
+  NewStoredOrder,
+  StatusChange,
+  StoredOrder,
+  WebhookEventEffect,
+} from './store.js';

@@ -90,6 +90,21 @@ export function transition(from: OrderStatus, to: OrderStatus): TransitionResult
   return { changed: false, from, status: from, reason: 'not_forward' };
 }
 
+const FORWARD_SOURCES = new Map<OrderStatus, readonly OrderStatus[]>();
+
+/**
+ * Every status from which `to` is a forward move (`transition(from, to).changed`), so a store can
+ * guard a status update in SQL with the kit's own state machine. Computed once per target status.
+ */
+export function forwardSourcesOf(to: OrderStatus): readonly OrderStatus[] {
+  let sources = FORWARD_SOURCES.get(to);
+  if (sources === undefined) {
+    sources = ORDER_STATUSES.filter((from) => from !== to && isForwardMove(from, to));
+    FORWARD_SOURCES.set(to, sources);
+  }
+  return sources;
+}
+
 /** For market-initiated actions, which must start from an exact state (cancel needs APPROVED). */
 export function assertStatusIn(current: OrderStatus, allowed: readonly OrderStatus[], action: string): void {
   if (!allowed.includes(current)) {

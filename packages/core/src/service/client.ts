@@ -11,6 +11,7 @@ import { issuesOf } from '../models/wire.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
 import { headerSafe, idempotencyKeys } from './idempotency.js';
+import { isPrevalidated } from './prevalidated.js';
 import { defaultSleep, type RetryPolicy, withRetries } from './retry.js';
 import {
   API_KEY_HEADER,
@@ -86,6 +87,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   ): string | undefined {
     if (!route.request) return undefined;
     const wire = route.request.encode(body ?? {});
+    if (isPrevalidated(body)) return JSON.stringify(wire);
     // Checked before sending: a bad request is our caller's 400, not the service's.
     const checked = route.request.schema.safeParse(wire);
     if (!checked.success) {

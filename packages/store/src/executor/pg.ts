@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { StoreLogger } from '../logger.js';
 import { isUnavailable, translateFault } from './pg-faults.js';
+import { preparedName } from './prepared.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -15,6 +16,14 @@ export interface PgExecutorOptions {
   /** Longest a statement may run (server `statement_timeout`, and a client-side read timeout); default 15000. */
   statementTimeoutMs?: number | undefined;
   logger: StoreLogger;
+}
+
+/** A registered hot statement goes as a named prepared statement, anything else as given. */
+function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
+  const name = preparedName(sql);
+  return name === undefined
+    ? { text: sql, values: params as unknown[] | undefined }
+    : { name, text: sql, values: params as unknown[] | undefined };
 }
 
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
@@ -93,7 +102,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
 
     async query<R>(sql: string, params?: readonly unknown[]) {
       try {
-        return toResult<R>(await pool.query(sql, params as unknown[] | undefined));
+        return toResult<R>(await pool.query(statement(sql, params)));
       } catch (err) {
         throw fault(err);
       }
@@ -104,7 +113,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       let broken = false;
       const run = async (sql: string, params?: readonly unknown[]) => {
         try {
-          return await client.query(sql, params as unknown[] | undefined);
+          return await client.query(statement(sql, params));
         } catch (err) {
           throw fault(err);
         }

@@ -1,11 +1,14 @@
 /** Orders, their status history and processed webhook events: the kit's `MarketStore` surface. */
 import {
+  type AppliedWebhookEvent,
   KitError,
   type NewStoredOrder,
   type OrderStatus,
   type StatusChange,
   type StoredOrder,
+  type WebhookEventEffect,
 } from '@bnpl-kit/core';
+import { prepared } from '../executor/prepared.js';
 import type { Queryable } from '../executor/types.js';
 import type { OrderStatusHistoryEntry } from '../records.js';
 import { sqlState, UNIQUE_VIOLATION } from './pg-errors.js';
@@ -51,6 +54,11 @@ export interface OrderReads {
   /** Oldest first, starting with the status the order was created with. */
   listOrderStatusHistory(orderId: string): Promise<OrderStatusHistoryEntry[]>;
   isEventProcessed(eventId: string): Promise<boolean>;
+  /**
+   * A webhook's whole effect as one statement (`MarketTransaction.applyWebhookEvent`): outside a
+   * transaction it is atomic on its own, inside one it holds the order's row lock until COMMIT.
+   */
+  applyWebhookEvent(effect: WebhookEventEffect): Promise<AppliedWebhookEvent>;
 }
 
 /** Operations that only make sense inside a transaction (`MarketTransaction`). */
@@ -58,6 +66,68 @@ export interface OrderTransactionOps {
   getOrderForUpdate(id: string): Promise<StoredOrder | undefined>;
   setOrderStatus(change: StatusChange): Promise<void>;
   markEventProcessed(eventId: string, eventType: string): Promise<boolean>;
+}
+
+/*
+ * One statement for a webhook: record the event ID (ON CONFLICT DO NOTHING waits for a concurrent
+ * holder of the same ID and then yields nothing), and only if that inserted a row, lock the order
+ * (FOR UPDATE reads its newest committed version under READ COMMITTED), move it to $4 when its
+ * status is one of $5, and write the history row. The lock is taken only because the update needs
+ * the prior status (for the guard and the history row), the same row the UPDATE would lock anyway.
+ * `current` reads the status alone unless a hook will see the order.
+ */
+function applyWebhookSql(columns: string): string {
+  return `WITH event AS (
+    INSERT INTO bnpl_processed_events (event_id, type) VALUES ($1, $2)
+    ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+  ), current AS (
+    SELECT ${columns} FROM bnpl_orders
+     WHERE id = $3 AND EXISTS (SELECT 1 FROM event)
+     FOR UPDATE
+  ), updated AS (
+    UPDATE bnpl_orders o SET status = $4, updated_at = now()
+      FROM current c
+     WHERE o.id = c.id AND c.status = ANY($5::text[])
+    RETURNING o.id, o.updated_at
+  ), history AS (
+    INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
+    SELECT c.id, c.status, $4::text, $6 FROM current c JOIN updated u ON u.id = c.id
+  )
+  SELECT EXISTS (SELECT 1 FROM event) AS recorded, c.*, u.updated_at AS new_updated_at
+    FROM (SELECT 1) AS one LEFT JOIN current c ON true LEFT JOIN updated u ON true`;
+}
+
+const APPLY_WEBHOOK_STATUS_ONLY = prepared('bnpl_apply_webhook', applyWebhookSql('id, status'));
+const APPLY_WEBHOOK_WITH_ORDER = prepared('bnpl_apply_webhook_order', applyWebhookSql(ORDER_COLUMNS));
+
+type AppliedRow = Partial<OrderRow> & { recorded: boolean; new_updated_at: Date | null };
+
+async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Promise<AppliedWebhookEvent> {
+  const update = effect.statusUpdate;
+  const { rows } = await q.query<AppliedRow>(
+    effect.withOrder ? APPLY_WEBHOOK_WITH_ORDER : APPLY_WEBHOOK_STATUS_ONLY,
+    [
+      effect.eventId,
+      effect.eventType,
+      effect.orderId ?? null,
+      update?.to ?? null,
+      update?.allowedFrom ?? [],
+      update?.source ?? null,
+    ],
+  );
+  const row = rows[0];
+  if (row === undefined || !row.recorded) {
+    return { duplicate: true, previousStatus: undefined, order: undefined };
+  }
+  const previousStatus = row.status ?? undefined;
+  if (!effect.withOrder || previousStatus === undefined)
+    return { duplicate: false, previousStatus, order: undefined };
+  const order = toOrder(row as OrderRow);
+  if (row.new_updated_at !== null && update !== undefined) {
+    order.status = update.to;
+    order.updatedAt = row.new_updated_at;
+  }
+  return { duplicate: false, previousStatus, order };
 }
 
 async function findOne(q: Queryable, where: string, value: string): Promise<StoredOrder | undefined> {
@@ -142,6 +212,8 @@ export function orderReads(q: Queryable): OrderReads {
       const { rows } = await q.query('SELECT 1 FROM bnpl_processed_events WHERE event_id = $1', [eventId]);
       return rows.length > 0;
     },
+
+    applyWebhookEvent: (effect) => applyWebhookEvent(q, effect),
   };
 }
 

@@ -7,6 +7,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type OpenStoreOptions, openStore, type Store } from '../../src/index.js';
 
+// The store imports PGlite only when it opens one; loading it here, with the suite, keeps that
+// one-off cost (seconds on a busy machine) out of the first test's timeout.
+await import('../../src/executor/pglite.js');
+
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
 type StoreOptions = Omit<OpenStoreOptions, 'databaseUrl' | 'dataDir' | 'memory' | 'schema'>;

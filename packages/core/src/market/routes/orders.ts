@@ -20,6 +20,7 @@ import {
 import { assertStatusIn, knownOrderStatus, type OrderStatus, transition } from '../../models/status.js';
 import { parseWire } from '../../models/wire.js';
 import { idempotencyKeys } from '../../service/idempotency.js';
+import { markPrevalidated } from '../../service/prevalidated.js';
 import type { ServiceOrder } from '../../service/types.js';
 import { base64UrlEncode, utf8 } from '../../util/base64url.js';
 import { sha256 } from '../../util/bytes.js';
@@ -75,7 +76,12 @@ export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
   const existing = await retryUnavailable(() => store.findOrderByReferenceId(order.referenceId));
   if (existing) return replayOrConflict(existing, fingerprint);
   const created = await service.createOrder(
-    { referenceId: order.referenceId, totalAmount: order.totalAmount, orderLines: order.orderLines },
+    // Validated above with the stricter market schema: the client need not check it again.
+    markPrevalidated({
+      referenceId: order.referenceId,
+      totalAmount: order.totalAmount,
+      orderLines: order.orderLines,
+    }),
     // Two concurrent creates of one order get one service order; the service refuses the same key
     // with other content, which the local fingerprint check above already answers with 409.
     { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },

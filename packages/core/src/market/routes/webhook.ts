@@ -7,8 +7,12 @@
  */
 import { KitError } from '../../errors.js';
 import { EVENT_TYPES, isUnknownEvent, parseWebhookEvent, type WebhookEvent } from '../../models/events.js';
-import type { TransitionResult } from '../../models/status.js';
-import { transition } from '../../models/status.js';
+import {
+  forwardSourcesOf,
+  type OrderStatus,
+  type TransitionResult,
+  transition,
+} from '../../models/status.js';
 import { MAX_TEXT_LENGTH, unstorableReason } from '../../models/text.js';
 import { isWebhookVerificationError } from '../../signature/errors.js';
 import type { Keyring } from '../../signature/keyring.js';
@@ -17,7 +21,7 @@ import type { MarketAnswer } from '../answer.js';
 import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
 import { callHook, header, type RouteContext } from '../context.js';
-import type { MarketTransaction, StoredOrder } from '../store.js';
+import type { MarketTransaction, StoredOrder, WebhookEventEffect } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
 const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
@@ -76,37 +80,43 @@ interface Outcome {
   duplicate: boolean;
 }
 
-async function apply(
-  ctx: RouteContext,
+/** What `apply` needs to know about the order, however the store produced it. */
+interface OrderState {
+  order: StoredOrder | undefined;
+  /** Status before the event, when a stored order is named. */
+  previousStatus: OrderStatus | undefined;
+}
+
+function effectOf(eventId: string, event: WebhookEvent, withOrder: boolean): WebhookEventEffect {
+  // An unknown event is only recorded: the kit does not know what its fields mean.
+  if (isUnknownEvent(event)) {
+    return { eventId, eventType: event.type, orderId: undefined, statusUpdate: undefined, withOrder: false };
+  }
+  const statusUpdate =
+    event.type === EVENT_TYPES.orderStatusUpdated
+      ? {
+          to: event.orderStatus,
+          allowedFrom: forwardSourcesOf(event.orderStatus),
+          source: `webhook:${eventId}`,
+        }
+      : undefined;
+  return { eventId, eventType: event.type, orderId: orderIdOf(event), statusUpdate, withOrder };
+}
+
+/** The three-call path, for stores without `applyWebhookEvent` (the memory store, custom stores). */
+async function applyStepwise(
   eventId: string,
   event: WebhookEvent,
   tx: MarketTransaction,
-): Promise<Outcome> {
-  const { deps, hookContext } = ctx;
-  if (!(await tx.markEventProcessed(eventId, event.type))) return { duplicate: true };
-  if (isUnknownEvent(event)) {
-    // WIRE §6: a status outside the six is recorded (above) and reported, and moves nothing.
-    if (event.reason === 'unknown_order_status') {
-      deps.logger.warn(
-        { requestId: ctx.requestId, eventId, orderId: event.orderId, serviceStatus: event.orderStatus },
-        'acknowledged an order status update with a status outside the six known ones; stored status kept',
-      );
-    }
-    const handler = deps.onUnknownEvent;
-    if (handler) await callHook(ctx, 'onUnknownEvent', () => handler({ eventId, event, tx }, hookContext));
-    else if (event.reason === 'unknown_type')
-      deps.logger.info(
-        { requestId: ctx.requestId, eventId, type: event.type },
-        'acknowledged a webhook of unknown type',
-      );
-    return { duplicate: false };
-  }
+  now: number,
+): Promise<OrderState | undefined> {
+  if (!(await tx.markEventProcessed(eventId, event.type))) return undefined;
+  if (isUnknownEvent(event)) return { order: undefined, previousStatus: undefined };
   const orderId = orderIdOf(event);
-  let order: StoredOrder | undefined =
-    orderId === undefined ? undefined : await tx.getOrderForUpdate(orderId);
-  let result: TransitionResult | undefined;
+  let order = orderId === undefined ? undefined : await tx.getOrderForUpdate(orderId);
+  const previousStatus = order?.status;
   if (order && event.type === EVENT_TYPES.orderStatusUpdated) {
-    result = transition(order.status, event.orderStatus);
+    const result = transition(order.status, event.orderStatus);
     if (result.changed) {
       await tx.setOrderStatus({
         orderId: order.id,
@@ -115,34 +125,114 @@ async function apply(
         source: `webhook:${eventId}`,
       });
       // The row is locked by this transaction, so the new state is known without reading it back.
-      order = { ...order, status: result.status, updatedAt: new Date(deps.now()) };
-    } else if (result.reason === 'not_forward') {
+      order = { ...order, status: result.status, updatedAt: new Date(now) };
+    }
+  }
+  return { order, previousStatus };
+}
+
+/**
+ * After the event ID is recorded and the status moved: logs an ignored status update and runs the
+ * market's hooks (still inside the transaction when there is one).
+ */
+async function afterApply(
+  ctx: RouteContext,
+  eventId: string,
+  event: WebhookEvent,
+  state: OrderState,
+  tx: MarketTransaction | undefined,
+): Promise<void> {
+  const { deps, hookContext } = ctx;
+  if (isUnknownEvent(event)) {
+    // WIRE §6: a status outside the six is recorded (with the event ID) and reported, and moves nothing.
+    if (event.reason === 'unknown_order_status') {
+      deps.logger.warn(
+        { requestId: ctx.requestId, eventId, orderId: event.orderId, serviceStatus: event.orderStatus },
+        'acknowledged an order status update with a status outside the six known ones; stored status kept',
+      );
+    }
+    const handler = deps.onUnknownEvent;
+    if (handler && tx)
+      await callHook(ctx, 'onUnknownEvent', () => handler({ eventId, event, tx }, hookContext));
+    else if (event.reason === 'unknown_type')
+      deps.logger.info(
+        { requestId: ctx.requestId, eventId, type: event.type },
+        'acknowledged a webhook of unknown type',
+      );
+    return;
+  }
+  const { previousStatus } = state;
+  let result: TransitionResult | undefined;
+  if (previousStatus !== undefined && event.type === EVENT_TYPES.orderStatusUpdated) {
+    result = transition(previousStatus, event.orderStatus);
+    if (!result.changed && result.reason === 'not_forward') {
       deps.logger.info(
         {
           requestId: ctx.requestId,
           eventId,
-          orderId: order.id,
-          stored: order.status,
+          orderId: orderIdOf(event),
+          stored: previousStatus,
           received: event.orderStatus,
         },
         'late or out-of-order status update acknowledged; stored status kept',
       );
     }
   }
+  const handle = deps.hooks.handleWebhook;
+  if (!handle || !tx) return;
+  const { order } = state;
   const statusNow = order?.status;
   const notFinal = statusNow === undefined || READY_FROM.has(statusNow);
   const readyForDisbursement =
     notFinal &&
     ((event.type === EVENT_TYPES.orderStatusUpdated && event.orderStatus === 'DISBURSING') ||
       (event.type === EVENT_TYPES.disbursementRequirementUpdated && event.isFulfilled));
-  const handle = deps.hooks.handleWebhook;
-  if (handle) {
-    await callHook(ctx, 'handleWebhook', () =>
-      handle({ eventId, event, order, transition: result, readyForDisbursement, tx }, hookContext),
-    );
-  }
-  return { duplicate: false };
+  await callHook(ctx, 'handleWebhook', () =>
+    handle({ eventId, event, order, transition: result, readyForDisbursement, tx }, hookContext),
+  );
 }
+
+async function applyInTransaction(
+  ctx: RouteContext,
+  eventId: string,
+  event: WebhookEvent,
+  tx: MarketTransaction,
+): Promise<Outcome> {
+  let state: OrderState | undefined;
+  if (tx.applyWebhookEvent) {
+    const applied = await tx.applyWebhookEvent(
+      effectOf(eventId, event, ctx.deps.hooks.handleWebhook !== undefined),
+    );
+    state = applied.duplicate ? undefined : applied;
+  } else {
+    state = await applyStepwise(eventId, event, tx, ctx.deps.now());
+  }
+  if (state === undefined) return DUPLICATE_OUTCOME;
+  await afterApply(ctx, eventId, event, state, tx);
+  return APPLIED_OUTCOME;
+}
+
+/**
+ * The whole effect in as few round trips as the store allows: one statement and no transaction
+ * around it when nothing has to run inside one (no `handleWebhook`, no unknown-event handler for
+ * this event) and the store supports it; else a transaction with the hooks inside.
+ */
+async function apply(ctx: RouteContext, eventId: string, event: WebhookEvent): Promise<Outcome> {
+  const { store } = ctx.deps;
+  const needsTransaction =
+    ctx.deps.hooks.handleWebhook !== undefined ||
+    (ctx.deps.onUnknownEvent !== undefined && isUnknownEvent(event));
+  if (!needsTransaction && store.applyWebhookEvent) {
+    const applied = await store.applyWebhookEvent(effectOf(eventId, event, false));
+    if (applied.duplicate) return DUPLICATE_OUTCOME;
+    await afterApply(ctx, eventId, event, applied, undefined);
+    return APPLIED_OUTCOME;
+  }
+  return store.transaction((tx) => applyInTransaction(ctx, eventId, event, tx));
+}
+
+const DUPLICATE_OUTCOME: Outcome = { duplicate: true };
+const APPLIED_OUTCOME: Outcome = { duplicate: false };
 
 export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
   const help = bodyNotRawHelp(ctx.request);
@@ -158,9 +248,8 @@ export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
   checkEventId(verified.eventId);
   // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
   const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
-  const outcome = await retryUnavailable(() =>
-    ctx.deps.store.transaction((tx) => apply(ctx, verified.eventId, event, tx)),
-  );
+  // Safe to repeat: a lost connection rolled the effect back, and the event ID dedupes a retry.
+  const outcome = await retryUnavailable(() => apply(ctx, verified.eventId, event));
   return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
 }
 

@@ -1,0 +1,175 @@
+/**
+ * Cold start and memory: what a process pays before its first request.
+ *
+ * - `import @bnpl-kit/core`: a fresh `node` importing the built package (packages/core/dist; run
+ *   `pnpm build` first), wall time and CPU time of the import alone, next to importing `hono` +
+ *   `pg` (what a bare Hono + PostgreSQL server loads).
+ * - The reference server (apps/basic-server, default configuration: embedded sandbox) on
+ *   PostgreSQL (a database of its own, dropped afterwards) and on PGlite (a data directory created
+ *   by a first, unmeasured start): ready = first `200` from `/healthz`, counted from spawn; idle
+ *   RSS after BENCH_IDLE_SECONDS (10) without requests. The server module is started directly
+ *   (`node --import tsx`), so this measures the server, not a package manager's wrapper processes;
+ *   tsx transpiling TypeScript at run time is part of it.
+ *
+ * Environment: BENCH_DATABASE_URL, BENCH_COLD_RUNS (5), BENCH_IDLE_SECONDS (10).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { type BenchModule, median, printTable } from './harness.js';
+import { DATABASE_URL } from './pg-fixture.js';
+
+const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const run = promisify(execFile);
+
+const IMPORT_PROBE = `
+const cpu = process.cpuUsage(); const t = performance.now();
+for (const m of process.argv.slice(1)) await import(m);
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({ wall: performance.now() - t, cpu: (used.user + used.system) / 1000, rss: process.memoryUsage.rss() }));
+`;
+
+interface Probe {
+  wall: number;
+  cpu: number;
+  rss: number;
+}
+
+async function importCost(modules: string[]): Promise<Probe> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', IMPORT_PROBE, ...modules], {
+    cwd: benchDir,
+  });
+  return JSON.parse(stdout) as Probe;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+const spread = (values: number[], unit: string) =>
+  `${Math.round(Math.min(...values))}/${Math.round(median(values))}/${Math.round(Math.max(...values))} ${unit}`;
+
+async function importRows(): Promise<Record<string, string>[]> {
+  const core = join(root, 'packages/core/dist/index.js');
+  if (!existsSync(core))
+    return [{ what: 'import @bnpl-kit/core', note: 'not built: run `pnpm build` first' }];
+  const candidates: [string, string[]][] = [
+    ['import @bnpl-kit/core (dist)', [core]],
+    ['import hono + pg (bare server)', ['hono', 'pg']],
+  ];
+  const results = new Map<string, Probe[]>(candidates.map(([name]) => [name, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, modules] of candidates) results.get(name)!.push(await importCost(modules));
+  }
+  return [...results].map(([what, probes]) => ({
+    what,
+    'wall min/med/max': spread(
+      probes.map((p) => p.wall),
+      'ms',
+    ),
+    'CPU min/med/max': spread(
+      probes.map((p) => p.cpu),
+      'ms',
+    ),
+    'goal ≤ 150 ms': what.includes('core')
+      ? median(probes.map((p) => p.cpu)) <= 150
+        ? 'yes (CPU)'
+        : 'NO'
+      : '',
+    RSS: mb(median(probes.map((p) => p.rss))),
+  }));
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Starts the basic server, waits for `/healthz`, idles, reads its RSS, stops it. */
+async function startServer(
+  env: Record<string, string>,
+  idle: boolean,
+): Promise<{ ready: number; rss: number }> {
+  const started = performance.now();
+  const main = join(root, 'apps/basic-server/src/main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', main], {
+    cwd: benchDir,
+    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /"url":"(http:\/\/[^"]+)"/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
+    });
+    // Ready is the first answer, not the log line: poll until /healthz says 200.
+    for (;;) {
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+    }
+    const ready = performance.now() - started;
+    if (idle) await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    return { ready, rss: rssOf(child.pid!) };
+  } finally {
+    child.kill('SIGKILL');
+    child.stdout!.destroy();
+  }
+}
+
+async function serverRows(): Promise<Record<string, string>[]> {
+  const database = `bnpl_bench_cold_${process.pid}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bnpl-cold-'));
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    const configs: [string, Record<string, string>][] = [
+      ['reference server, PostgreSQL', { DATABASE_URL: url.toString(), DATA_DIR: join(dataDir, 'pg') }],
+      ['reference server, PGlite (existing dir)', { DATA_DIR: join(dataDir, 'pglite') }],
+    ];
+    // A first, unmeasured start of each: migrations applied, keys written, PGlite directory created.
+    for (const [, env] of configs) await startServer(env, false);
+    const rows: Record<string, string>[] = [];
+    for (const [what, env] of configs) {
+      const runs: { ready: number; rss: number }[] = [];
+      for (let i = 0; i < Math.max(1, Math.ceil(RUNS / 2)); i++) runs.push(await startServer(env, i === 0));
+      rows.push({
+        what,
+        'ready min/med/max': spread(
+          runs.map((r) => r.ready),
+          'ms',
+        ),
+        [`idle RSS (${IDLE_SECONDS} s)`]: mb(runs[0]!.rss),
+      });
+    }
+    return rows;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+const bench: BenchModule = {
+  title: 'Cold start and memory',
+  async run() {
+    printTable(await importRows());
+    console.log('');
+    printTable(await serverRows());
+  },
+};
+export default bench;

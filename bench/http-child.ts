@@ -1,0 +1,155 @@
+/**
+ * Runs one server child of a benchmark and loads it: fork (pinned to the server core when pinning
+ * is on), warm up, mark the child's CPU counters, load for the measured window, read them back.
+ * Each request is taken from `pool` in order; the caller learns how many were sent, so it can undo
+ * exactly their effect before the next candidate runs.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { pinServer } from './pin.js';
+import type { CpuReport } from './servers/child.js';
+
+export interface LoadRequest {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Load {
+  rps: number;
+  p99: number;
+  requests: number;
+  sent: number;
+  bad: number;
+}
+
+export async function load(
+  port: number,
+  path: string,
+  pool: readonly LoadRequest[],
+  connections: number,
+  seconds: number,
+): Promise<Load> {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (request) => {
+          const signed = pool[next++ % pool.length]!;
+          return { ...request, headers: signed.headers, body: signed.body };
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    sent: Math.min(next, pool.length),
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export interface Measured extends Load {
+  cpuMicrosPerRequest: number;
+  mainCpuMicrosPerRequest: number | undefined;
+  /** CPU of every `postgres` process on this machine per request (others' queries included). */
+  pgCpuMicrosPerRequest: number | undefined;
+  wrapped: boolean;
+}
+
+export interface ChildSpec {
+  script: string;
+  args: string[];
+}
+
+/** CPU time (µs) of all processes named `postgres` visible in /proc; undefined off Linux. */
+export function postgresCpuMicros(): number | undefined {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startChild(spec: ChildSpec) {
+  // BENCH_NODE_FLAGS adds flags to the server child only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = fork(spec.script, spec.args, {
+    execArgv: [...process.execArgv, ...extra],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  // Pinned before it imports anything, so its libuv threads inherit the core too.
+  pinServer(child.pid);
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return {
+    port: message.port,
+    async cpu(kind: 'mark' | 'report'): Promise<CpuReport | undefined> {
+      child.send(kind);
+      if (kind === 'mark') return undefined;
+      const [report] = (await once(child, 'message')) as [CpuReport];
+      return report;
+    },
+    async stop() {
+      child.kill('SIGINT');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/**
+ * Warm-up on the pool's tail, measurement on its head: no request is sent twice to one child
+ * (unless the measured window outruns the pool, which `wrapped` reports).
+ */
+export async function measureChild(
+  spec: ChildSpec,
+  path: string,
+  pool: readonly LoadRequest[],
+  options: { connections: number; warmupSeconds: number; seconds: number },
+): Promise<Measured & { warmupSent: number }> {
+  const child = await startChild(spec);
+  try {
+    const half = Math.floor(pool.length / 2);
+    const warm = await load(child.port, path, pool.slice(half), options.connections, options.warmupSeconds);
+    await child.cpu('mark');
+    const pgBefore = postgresCpuMicros();
+    const measured = await load(child.port, path, pool.slice(0, half), options.connections, options.seconds);
+    const pgAfter = postgresCpuMicros();
+    const report = (await child.cpu('report'))!;
+    const per = (micros: number) => micros / Math.max(1, measured.requests);
+    return {
+      ...measured,
+      cpuMicrosPerRequest: per(report.cpuMicros),
+      mainCpuMicrosPerRequest: report.mainCpuMicros === undefined ? undefined : per(report.mainCpuMicros),
+      // A postgres backend that exits during the window takes its ticks with it: no figure then.
+      pgCpuMicrosPerRequest:
+        pgBefore === undefined || pgAfter === undefined || pgAfter < pgBefore
+          ? undefined
+          : per(pgAfter - pgBefore),
+      wrapped: measured.requests > half || warm.requests > pool.length - half,
+      warmupSent: warm.sent,
+    };
+  } finally {
+    await child.stop();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The minimal hand-written order-creation endpoint the kit is measured against: node:http, `pg`,
+ * a bearer check, the body validated once (with the kit's own schema: the same rules), one call to
+ * the same sandbox service with a cached access token, one INSERT. No fingerprint, no replay
+ * lookup, no history row: the floor, not a design to copy.
+ *
+ *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl>
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { orderCreateRequestCodec, orderCreateRequestSchema, parseWire } from '@bnpl-kit/core';
+import pg from 'pg';
+import { serveForParent } from './child.js';
+
+const [databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [string, string, string];
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
+
+const tokenResponse = await fetch(`${serviceUrl}/v1/token`, {
+  method: 'POST',
+  headers: { 'X-API-KEY': 'sk_bench_key', accept: 'application/json' },
+});
+const token = ((await tokenResponse.json()) as { data: { access_token: string } }).data.access_token;
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.headers.authorization !== 'Bearer bench-market-token') return send(res, 401, '{}');
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let order: ReturnType<typeof orderCreateRequestSchema.parse>;
+  try {
+    order = parseWire(orderCreateRequestSchema, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  } catch {
+    return send(res, 400, '{"code":"validation_failed"}');
+  }
+  const answer = await fetch(`${serviceUrl}/v1/integration/bnpl-consumers/orders`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'idempotency-key': `create-order:${order.referenceId}`,
+    },
+    body: JSON.stringify(orderCreateRequestCodec.encode(order)),
+  });
+  if (!answer.ok) return send(res, 502, '{"code":"service_error"}');
+  const created = ((await answer.json()) as { data: { id: string; order_status: string } }).data;
+  await pool.query(
+    `INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
+     VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, '')`,
+    [
+      created.id,
+      order.referenceId,
+      order.totalAmount.value,
+      order.totalAmount.currency,
+      JSON.stringify(order.orderLines),
+      created.order_status,
+    ],
+  );
+  send(
+    res,
+    201,
+    JSON.stringify({
+      id: created.id,
+      reference_id: order.referenceId,
+      total_amount: order.totalAmount,
+      status: created.order_status,
+    }),
+  );
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch(() => send(res, 500, '{"code":"internal"}'));
+}).listen(0, '127.0.0.1');
+await serveForParent(server);

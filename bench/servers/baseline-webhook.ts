@@ -1,0 +1,104 @@
+/**
+ * The minimal hand-written webhook receiver the kit is measured against: node:http, `pg`, the
+ * protocol's checks done by hand (algorithm, time window, SHA-256 of the body, Ed25519 through
+ * Web Crypto) and the least database work a correct receiver does: the event ID recorded and the
+ * order's status moved forward, atomically. `tx` mode uses one transaction (BEGIN, INSERT … ON
+ * CONFLICT DO NOTHING, guarded UPDATE, COMMIT); `cte` mode one statement doing both.
+ * No history row, no logging, no routing: the floor, not a design to copy.
+ *
+ *   baseline-webhook.ts <databaseUrl> <schema> <publicKey base64url> <tx|cte> <signedUrl>
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { forwardSourcesOf, type OrderStatus } from '@bnpl-kit/core';
+import pg from 'pg';
+import { serveForParent } from './child.js';
+
+const [databaseUrl, schema, publicKey, mode, signedUrl] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  'tx' | 'cte',
+  string,
+];
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
+const key = await crypto.subtle.importKey('raw', Buffer.from(publicKey, 'base64url'), 'Ed25519', false, [
+  'verify',
+]);
+
+const CTE = `WITH event AS (
+    INSERT INTO bnpl_processed_events (event_id, type) VALUES ($1, $2)
+    ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+  ), updated AS (
+    UPDATE bnpl_orders SET status = $4, updated_at = now()
+     WHERE id = $3 AND status = ANY($5::text[]) AND EXISTS (SELECT 1 FROM event)
+  )
+  SELECT count(*)::int AS n FROM event`;
+
+async function record(eventId: string, type: string, orderId: string, status: OrderStatus): Promise<boolean> {
+  const allowed = forwardSourcesOf(status);
+  if (mode === 'cte') {
+    const { rows } = await pool.query(CTE, [eventId, type, orderId, status, allowed]);
+    return rows[0].n === 1;
+  }
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const inserted = await client.query(
+      'INSERT INTO bnpl_processed_events (event_id, type) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING',
+      [eventId, type],
+    );
+    if (inserted.rowCount === 1) {
+      await client.query(
+        'UPDATE bnpl_orders SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3::text[])',
+        [orderId, status, allowed],
+      );
+    }
+    await client.query('COMMIT');
+    return inserted.rowCount === 1;
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const signature = req.headers.signature;
+  const eventId = req.headers['x-event-id'];
+  const timestamp = req.headers['x-event-timestamp'];
+  if (
+    typeof signature !== 'string' ||
+    typeof eventId !== 'string' ||
+    typeof timestamp !== 'string' ||
+    req.headers['x-signature-algorithm'] !== 'EdDSA' ||
+    Math.abs(Date.parse(timestamp) - Date.now()) > 300_000
+  ) {
+    return send(res, 401, '{"code":"signature_invalid"}');
+  }
+  const digest = createHash('sha256').update(body).digest('base64url');
+  const message = Buffer.from(`POST\n${signedUrl}\n${eventId}\n${timestamp}\n${digest}`);
+  if (!(await crypto.subtle.verify('Ed25519', key, Buffer.from(signature, 'base64url'), message))) {
+    return send(res, 401, '{"code":"signature_invalid"}');
+  }
+  const event = JSON.parse(body.toString('utf8')) as {
+    type: string;
+    order_id: string;
+    order_status: OrderStatus;
+  };
+  const fresh = await record(eventId, event.type, event.order_id, event.order_status);
+  send(res, 200, fresh ? '{"received":true}' : '{"received":true,"duplicate":true}');
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch(() => send(res, 500, '{"code":"internal"}'));
+}).listen(0, '127.0.0.1');
+await serveForParent(server);

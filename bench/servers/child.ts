@@ -1,0 +1,49 @@
+/**
+ * The child side of every HTTP benchmark: start a server, report its port, and answer the parent's
+ * `mark` / `report` messages with the CPU time used in between (all threads, and the main
+ * JavaScript thread alone where Linux exposes it), so the parent can compute CPU per request.
+ */
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CpuReport {
+  cpuMicros: number;
+  mainCpuMicros: number | undefined;
+  rssBytes: number;
+}
+
+/** CPU time of the main thread alone (utime + stime from /proc, 10 ms ticks); undefined off Linux. */
+function mainThreadCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function serveForParent(server: Server): Promise<void> {
+  if (!server.listening) await once(server, 'listening');
+  let mark = process.cpuUsage();
+  let mainMark = mainThreadCpuMicros();
+  process.on('message', (message: string) => {
+    if (message === 'mark') {
+      mark = process.cpuUsage();
+      mainMark = mainThreadCpuMicros();
+    } else if (message === 'report') {
+      const used = process.cpuUsage(mark);
+      const main = mainThreadCpuMicros();
+      const report: CpuReport = {
+        cpuMicros: used.user + used.system,
+        mainCpuMicros: main === undefined || mainMark === undefined ? undefined : main - mainMark,
+        rssBytes: process.memoryUsage.rss(),
+      };
+      process.send?.(report);
+    }
+  });
+  process.on('SIGINT', () => process.exit(0));
+  process.send?.({ port: (server.address() as AddressInfo).port });
+}
