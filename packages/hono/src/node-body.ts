@@ -14,6 +14,7 @@ interface NodeIncoming {
   headers: Record<string, HeaderValue>;
   readableDidRead: boolean;
   readableEnded: boolean;
+  destroyed: boolean;
   on(event: string, listener: (arg: never) => void): unknown;
   destroy(): void;
 }
@@ -33,7 +34,14 @@ function tooLarge(maxBytes: number): KitError {
   return new KitError('payload_too_large', `Request body exceeds the ${maxBytes}-byte limit`);
 }
 
-function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array> {
+function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array | undefined> {
+  // Untouched when the route began, but the route may have awaited (an auth hook) before reading,
+  // and meanwhile something asked Hono's lazy Request for its body, which then took the stream.
+  // Its bytes are there now: say so, and core reads the Request's own body instead of hanging on a
+  // stream that has already ended.
+  if (incoming.readableDidRead || incoming.readableEnded || incoming.destroyed) {
+    return Promise.resolve(undefined);
+  }
   const declared = incoming.headers['content-length'];
   if (typeof declared === 'string' && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
   return new Promise((resolve, reject) => {

@@ -1,0 +1,67 @@
+// The fast raw-body path on @hono/node-server: when something hands the Node request's bytes to
+// Hono's lazy Request between the route starting and the kit reading the body (a route that awaits
+// its auth hook first, as the offer filter does), the direct reader must step aside instead of
+// waiting forever on a stream that has already ended.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type FastRequest, READ_BODY } from '@bnpl-kit/core';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { untouchedIncoming, withNodeReaders } from '../src/node-body.js';
+
+async function serve(app: Hono): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(getRequestListener(app.fetch));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('the Node direct body reader', () => {
+  it('reads an untouched request directly', async () => {
+    const app = new Hono();
+    app.post('/', async (c) => {
+      const incoming = untouchedIncoming(c);
+      if (!incoming) return c.text('not untouched', 500);
+      const request = withNodeReaders(c.req.raw, incoming) as Request & FastRequest;
+      const bytes = await request[READ_BODY]!(1024);
+      return c.text(new TextDecoder().decode(bytes));
+    });
+    const server = await serve(app);
+    try {
+      const answer = await fetch(server.url, { method: 'POST', body: '{"a":1}' });
+      expect(await answer.text()).toBe('{"a":1}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('steps aside (undefined) when the lazy Request took the stream after the route began', async () => {
+    const app = new Hono();
+    app.post('/', async (c) => {
+      const incoming = untouchedIncoming(c);
+      if (!incoming) return c.text('not untouched', 500);
+      const request = withNodeReaders(c.req.raw, incoming) as Request & FastRequest;
+      // What happened behind an awaited auth hook: the lazy Request's own body took the bytes.
+      const taken = c.req.raw.arrayBuffer();
+      await taken;
+      const direct = await request[READ_BODY]!(1024);
+      return c.json({
+        direct: direct === undefined ? 'undefined' : 'bytes',
+        body: await new Response(await taken).text(),
+      });
+    });
+    const server = await serve(app);
+    try {
+      const answer = await fetch(server.url, { method: 'POST', body: '{"a":1}' });
+      expect(await answer.json()).toEqual({ direct: 'undefined', body: '{"a":1}' });
+    } finally {
+      await server.close();
+    }
+  });
+});
