@@ -8,8 +8,11 @@ export default defineConfig({
   resolve: { conditions: ['source', 'import', 'module', 'default'] },
   ssr: { resolve: { conditions: ['source', 'node'] } },
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Generous, not tight: many tests start real servers, databases and browsers, and the CI
+    // machine runs every package's suite at once on two shared cores. A timeout here only says
+    // "hung"; no test relies on it for timing.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
   },
 });
