@@ -9,7 +9,7 @@
  *   const report = await runContractSuite(run.suiteOptions);
  *   await run.close();
  */
-import { base64UrlEncode, seedToPkcs8Pem } from '@bnpl-kit/core';
+import { base64UrlEncode, seedToPkcs8Pem } from '@bnpl-kit/core/wire';
 import {
   DEFAULT_ORGANIZATION_ID,
   generateApiKey,

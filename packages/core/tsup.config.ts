@@ -1,3 +1,3 @@
 import { nodeLibrary } from '../../tsup.shared.ts';
 
-export default nodeLibrary(['index', 'testing', 'node']);
+export default nodeLibrary(['index', 'testing', 'node', 'wire', 'unstable-internals']);

@@ -3,15 +3,15 @@
  * transaction, so the job exists exactly when the status change committed; the worker then calls
  * the service with one idempotency key per order, so a retry after a crash cannot pay twice.
  */
+
 import {
-  idempotencyKeys,
   isKitError,
   type KitError,
   type MarketLogger,
   type ServiceClient,
   type StoredOrder,
-  transition,
 } from '@bnpl-kit/core';
+import { idempotencyKeys, transition } from '@bnpl-kit/core/wire';
 import type { Job, Store, StoreTransaction } from '@bnpl-kit/store';
 
 export const DISBURSE_JOB = 'disburse';

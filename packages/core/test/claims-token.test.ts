@@ -2,13 +2,9 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  buildClaimObject,
-  buildClaimTokens,
-  scopeHash,
-  signClaimToken,
-  verifyClaimToken,
-} from '../src/claims/index.js';
+import { buildClaimObject } from '../src/claims/builder.js';
+import { scopeHash } from '../src/claims/canonical.js';
+import { buildClaimTokens, signClaimToken, verifyClaimToken } from '../src/claims/token.js';
 import { KitError } from '../src/errors.js';
 import { seedToPkcs8Der } from '../src/signature/keys.js';
 

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
-import {
-  addAmounts,
-  amount,
-  amountSchema,
-  multiplyAmount,
-  orderCreateRequestCodec,
-  orderCreateRequestSchema,
-  orderLineSchema,
-  orderRecordCodec,
-  parseWire,
-} from '../src/models/index.js';
+import { addAmounts, amount, amountSchema, multiplyAmount } from '../src/models/money.js';
+import { orderCreateRequestCodec, orderCreateRequestSchema, orderRecordCodec } from '../src/models/order.js';
+import { orderLineSchema } from '../src/models/order-line.js';
+import { parseWire } from '../src/models/wire.js';
 import { wireLine, wireOrder } from './fixtures-orders.js';
 
 function issues(schema: Parameters<typeof parseWire>[0], input: unknown) {

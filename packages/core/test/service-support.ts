@@ -3,7 +3,10 @@
  * request is recorded. Used by the client's unit tests; the client ↔ sandbox tests live in
  * packages/sandbox/test.
  */
-import { type CreateServiceOrderInput, type OrderLine, orderLineSchema } from '../src/index.js';
+
+import type { OrderLine } from '../src/index.js';
+import { orderLineSchema } from '../src/models/order-line.js';
+import type { CreateServiceOrderInput } from '../src/wire.js';
 import { wireLine, wireOrder } from './fixtures-orders.js';
 
 export interface SeenRequest {

@@ -4,7 +4,8 @@
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import { type Market, markBodyNotRaw } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
+import { markBodyNotRaw } from '@bnpl-kit/core/unstable-internals';
 import { type Context, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
 

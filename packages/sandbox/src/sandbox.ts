@@ -4,8 +4,9 @@
  * under `/sandbox/...` (admin/routes.ts), the hosted pages the web SDK opens under `/pages/...`
  * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
-import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core';
+
 import { ed25519PublicKey } from '@bnpl-kit/core/testing';
+import { base64UrlEncode, findServiceRoute, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core/wire';
 import { handleAdminRoute } from './admin/handler.js';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';

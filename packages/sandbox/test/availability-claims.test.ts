@@ -1,14 +1,12 @@
 /** Availability (whitelist, basic and data-sharing), token introspection, pushed claim tokens. */
+import { buildClaimObject, isKitError, type KitError } from '@bnpl-kit/core';
+import { generateKeyPair } from '@bnpl-kit/core/testing';
 import {
-  buildClaimObject,
   buildClaimTokens,
   filterOffers,
-  isKitError,
-  type KitError,
   READ_FILTERED_OFFERS_SCOPE,
   signClaimToken,
-} from '@bnpl-kit/core';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+} from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import { directClient, FILTER_URL, fakeMarket, marketOrg } from './support.js';

@@ -2,14 +2,10 @@
  * The typed client against the sandbox, through msw and through the standalone HTTP server: one
  * suite, run for both transports, so the in-process and the real-network paths cannot differ.
  */
-import {
-  buildClaimTokens,
-  type ClaimObject,
-  isKitError,
-  type KitError,
-  type ServiceClient,
-} from '@bnpl-kit/core';
+
+import { type ClaimObject, isKitError, type KitError, type ServiceClient } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,10 +1,7 @@
 /** Shared test helpers: a fake market that records webhooks, a client wired to a sandbox, orders. */
-import {
-  type CreateServiceOrderInput,
-  createServiceClient,
-  type ServiceClientOptions,
-  verifyWebhook,
-} from '@bnpl-kit/core';
+
+import { createServiceClient, type ServiceClientOptions, verifyWebhook } from '@bnpl-kit/core';
+import type { CreateServiceOrderInput } from '@bnpl-kit/core/wire';
 import { createSandboxFetch, type Sandbox } from '../src/index.js';
 
 export const BASE_URL = 'https://sandbox.bnpl.test';

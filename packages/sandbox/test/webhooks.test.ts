@@ -1,5 +1,6 @@
 /** The webhook sender: signatures, retry schedule and give-up, replay, every webhook fault. */
-import { isKitError, parseWebhookEvent } from '@bnpl-kit/core';
+import { isKitError } from '@bnpl-kit/core';
+import { parseWebhookEvent } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createManualClock,

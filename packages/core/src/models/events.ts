@@ -13,7 +13,7 @@ export const EVENT_TYPES = {
 
 const id = z.string().min(1).max(255);
 
-export const orderStatusUpdatedCodec = wireObject({
+const orderStatusUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.orderStatusUpdated)),
   orderId: field('order_id', id),
   orderStatus: field('order_status', orderStatusSchema),
@@ -26,17 +26,17 @@ const transactionFields = {
   offerCode: field('offer_code', z.string().min(1).max(255)),
 };
 
-export const offerTransactionStatusUpdatedCodec = wireObject({
+const offerTransactionStatusUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.offerTransactionStatusUpdated)),
   ...transactionFields,
 });
 
-export const disputeStatusUpdatedCodec = wireObject({
+const disputeStatusUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.disputeStatusUpdated)),
   ...transactionFields,
 });
 
-export const disbursementRequirementUpdatedCodec = wireObject({
+const disbursementRequirementUpdatedCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.disbursementRequirementUpdated)),
   orderId: field('order_id', id),
   isFulfilled: field('is_fulfilled', z.boolean()),

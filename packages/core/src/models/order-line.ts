@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountCodec, toBigInt } from './money.js';
 import { field, nested, wireObject } from './wire.js';
 
-export const MEASUREMENT_UNITS = ['EACH'] as const;
+const MEASUREMENT_UNITS = ['EACH'] as const;
 
 const httpUrl = z
   .string()

@@ -55,8 +55,6 @@ export const orderRecordCodec = wireObject({
   totalAmount: nested('totalAmount', amountCodec),
   status: field('status', orderStatusSchema),
 });
-export type OrderRecord = z.output<typeof orderRecordCodec.schema>;
-
 /** `GET /v1/orders/service/:id` response body (WIRE §5). */
 export const orderStatusInfoCodec = wireObject({
   id: field('id', z.string().min(1)),
@@ -65,8 +63,6 @@ export const orderStatusInfoCodec = wireObject({
   totalAmount: nested('total_amount', amountCodec),
   updatedAt: field('updated_at', z.string()),
 });
-export type OrderStatusInfo = z.output<typeof orderStatusInfoCodec.schema>;
-
 /** Cancel and disburse answer `202 { id, status }`. */
 export const orderActionResultCodec = wireObject({
   id: field('id', z.string().min(1)),

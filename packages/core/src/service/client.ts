@@ -46,7 +46,7 @@ export interface ServiceClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
+const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
 
 interface CallInput {
   params?: Record<string, string>;

@@ -11,7 +11,7 @@ export interface AccessToken {
 }
 
 /** Renew 60 s before expiry (WIRE §6); a token that lives less than 2 min is renewed at half-life. */
-export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
 export class TokenCache {
   #token: AccessToken | undefined;

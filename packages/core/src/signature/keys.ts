@@ -113,7 +113,3 @@ export function seedToPkcs8Der(seed: Uint8Array): Uint8Array {
 export function seedToPkcs8Pem(seed: Uint8Array): string {
   return `-----BEGIN PRIVATE KEY-----\n${encodeStandardBase64(seedToPkcs8Der(seed))}\n-----END PRIVATE KEY-----\n`;
 }
-
-export function publicKeyToBase64Url(publicKey: Uint8Array): string {
-  return base64UrlEncode(publicKey);
-}

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createKeyring,
-  DEFAULT_MAX_BODY_BYTES,
-  KitError,
-  publicKeyToPem,
-  RAW_BODY_HELP,
-  verifyWebhook,
-  WebhookVerificationError,
-} from '../../src/index.js';
+import { createKeyring, KitError, verifyWebhook, WebhookVerificationError } from '../../src/index.js';
+import { RAW_BODY_HELP } from '../../src/signature/body.js';
+import { publicKeyToPem } from '../../src/signature/keys.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/signature/message.js';
 import { generateKeyPair, signWebhook } from '../../src/testing.js';
 import { BACKENDS, BODY, NOW, rejection, SIGNED_AT, signedWebhook, URL, vectors } from './helpers.js';
 

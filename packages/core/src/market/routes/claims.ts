@@ -17,7 +17,7 @@ import { authenticateUser, callHook, HookFailure, json, type RouteContext } from
 
 const userId = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(255);
 
-export const pushClaimsRequestCodec = wireObject({
+const pushClaimsRequestCodec = wireObject({
   id: field('id', userId),
   credifyId: field('credify_id', userId),
 });
