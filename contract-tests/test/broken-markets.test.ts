@@ -4,13 +4,12 @@
  * through core's Node bridge. A correct market passes every check in both modes; each deliberately
  * broken market fails, with the check that names its defect among the failures.
  */
-import type { Market } from '@bnpl-kit/core';
+import type { IntegrationMode, Market } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ContractReport,
   checksFor,
   formatTextReport,
-  type IntegrationMode,
   runContractSuite,
   startCertification,
 } from '../src/index.js';

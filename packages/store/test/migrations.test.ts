@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgExecutor } from '../src/executor/pg.js';
 import { createPgliteExecutor } from '../src/executor/pglite.js';
 import type { SqlExecutor } from '../src/executor/types.js';
-import { EMBEDDED_MIGRATIONS, migrationChecksum, type StoreLogger } from '../src/index.js';
-import { migrate, migrationsApplied } from '../src/migrations/migrate.js';
+import type { StoreLogger } from '../src/logger.js';
+import { EMBEDDED_MIGRATIONS } from '../src/migrations/embedded.js';
+import { migrate, migrationChecksum, migrationsApplied } from '../src/migrations/migrate.js';
 import {
   backends,
   randomSchemaName,
