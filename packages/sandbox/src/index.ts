@@ -20,7 +20,7 @@ export {
   type OrganizationInput,
 } from './organizations.js';
 export type { CallFilter, RecordedCall } from './recorder.js';
-export { createSandbox, type HandleOptions, type Sandbox } from './sandbox.js';
+export { createSandbox, type Sandbox } from './sandbox.js';
 export { type SandboxServer, type SandboxServerOptions, startSandboxServer } from './server.js';
 export type {
   AccessTokenRecord,

@@ -5,7 +5,7 @@
  * parses a key.
  */
 import { KitError } from '../errors.js';
-import { base64UrlDecode, base64UrlEncode } from '../util/base64url.js';
+import { base64UrlDecode } from '../util/base64url.js';
 
 // DER prefixes for Ed25519 (RFC 8410): the key bytes are always the last 32 bytes.
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKeyring, KitError, verifyWebhook, WebhookVerificationError } from '../../src/index.js';
-import { RAW_BODY_HELP } from '../../src/signature/body.js';
+import { VERIFIER_RAW_BODY_HELP } from '../../src/signature/body.js';
 import { publicKeyToPem } from '../../src/signature/keys.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/signature/message.js';
 import { generateKeyPair, signWebhook } from '../../src/testing.js';
@@ -224,7 +224,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       const parsed = JSON.parse(BODY) as Uint8Array;
       const error = await rejection(verifyWebhook({ ...request, body: parsed }, options));
       expect(error.code).toBe('payload_not_raw');
-      expect(error.message).toContain(RAW_BODY_HELP);
+      expect(error.message).toContain(VERIFIER_RAW_BODY_HELP);
       for (const hint of [
         "express.raw({ type: 'application/json' })",
         'verify',

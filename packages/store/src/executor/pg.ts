@@ -1,6 +1,7 @@
 /** `SqlExecutor` on a `pg` connection pool, for a real PostgreSQL (`DATABASE_URL`). */
+
+import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
-import type { StoreLogger } from '../logger.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -9,7 +10,7 @@ export interface PgExecutorOptions {
   schema?: string | undefined;
   /** Pool size; pg's default is 10. */
   max?: number | undefined;
-  logger: StoreLogger;
+  logger: MarketLogger;
 }
 
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
