@@ -112,9 +112,13 @@ describe('generateKeyPair', () => {
     );
 
     const signed = await signWebhook({ url: URL, body: BODY, signingKey: pair.privateKeyPem });
-    await expect(
-      verifyWebhook({ url: URL, headers: signed.headers, body: signed.body }, { keys: pair.publicKey }),
-    ).resolves.toBeDefined();
+    const verified = await verifyWebhook(
+      { url: URL, headers: signed.headers, body: signed.body },
+      { keys: pair.publicKey },
+    );
+    expect(verified.eventId).toBe(signed.headers['X-Event-Id']);
+    expect(verified.keyIndex).toBe(0);
+    expect(new TextDecoder().decode(verified.body)).toBe(BODY);
     expect((await generateKeyPair()).publicKey).not.toBe(pair.publicKey);
   });
 });
