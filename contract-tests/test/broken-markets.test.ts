@@ -13,14 +13,14 @@ import {
   runContractSuite,
   startCertification,
 } from '../src/index.js';
-import { brokenMarkets } from './fixtures/broken-markets/index.js';
-import { serveOnNode } from './fixtures/targets.js';
 import {
+  brokenMarkets,
   configFromEnv,
   createTestMarket,
   swappableMarket,
   type TestMarketConfig,
-} from './fixtures/test-market.js';
+} from '../src/testing.js';
+import { serveOnNode } from './fixtures/targets.js';
 
 async function certify(
   mode: IntegrationMode,

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../src/adapters.js';
 import { checksFor } from '../src/index.js';
 import { runCheck } from '../src/runner.js';
+import { createTestMarket } from '../src/testing.js';
 import { startTarget, type Target } from './fixtures/targets.js';
-import { createTestMarket } from './fixtures/test-market.js';
 
 const SERVICE_URL = 'https://sandbox.contract-suite.test';
 const serviceKey = await generateKeyPair();
