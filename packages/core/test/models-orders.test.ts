@@ -4,7 +4,7 @@ import { addAmounts, amount, amountSchema, multiplyAmount } from '../src/models/
 import { orderCreateRequestCodec, orderCreateRequestSchema, orderRecordCodec } from '../src/models/order.js';
 import { orderLineSchema } from '../src/models/order-line.js';
 import { parseWire } from '../src/models/wire.js';
-import { wireLine, wireOrder } from './fixtures-orders.js';
+import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 
 function issues(schema: Parameters<typeof parseWire>[0], input: unknown) {
   try {

@@ -6,8 +6,8 @@
 
 import type { OrderLine } from '../src/index.js';
 import { orderLineSchema } from '../src/models/order-line.js';
+import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 import type { CreateServiceOrderInput } from '../src/wire.js';
-import { wireLine, wireOrder } from './fixtures-orders.js';
 
 export interface SeenRequest {
   method: string;

@@ -1,6 +1,6 @@
 /** Availability (whitelist, basic and data-sharing), token introspection, pushed claim tokens. */
-import { buildClaimObject, isKitError, type KitError } from '@bnpl-kit/core';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { buildClaimObject } from '@bnpl-kit/core';
+import { generateKeyPair, kitErrorOf } from '@bnpl-kit/core/testing';
 import {
   buildClaimTokens,
   filterOffers,
@@ -21,14 +21,7 @@ const goldOffer = {
 };
 const openOffer = { code: 'open', conditions: [], required_custom_scopes: [] };
 
-async function failureOf(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isKitError(error)) throw new Error(`expected a KitError, got ${String(error)}`);
-  return error;
-}
+const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 function setup(orgOverrides: Record<string, unknown> = {}, options: SandboxOptions = {}, routes = {}) {
   const market = fakeMarket(routes);
