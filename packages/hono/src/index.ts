@@ -4,7 +4,9 @@
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import { kitErrorOfFramework, type Market, markBodyNotRaw, problemResponse } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
+import { kitErrorOfFramework, markBodyNotRaw } from '@bnpl-kit/core/unstable-internals';
+import { problemResponse } from '@bnpl-kit/core/wire';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
 import { untouchedIncoming, withNodeReaders } from './node-body.js';
