@@ -5,7 +5,7 @@
  */
 
 // A framework's own error (a body parser's 413, a malformed URL) as the problem the market would answer.
-export { problemAnswer } from './market/answer.js';
+export { answerToResponse, problemAnswer } from './market/answer.js';
 // The raw-body hints, and the fast path reading a Node request's bytes and headers directly.
 export { bodyNotRawHelp, markBodyNotRaw, READ_BODY, READ_HEADER } from './market/body-hints.js';
 export { kitErrorOfFramework } from './market/framework-error.js';

@@ -23,11 +23,15 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
     '@bnpl-kit/core/node',
     '@bnpl-kit/core/wire',
     '@bnpl-kit/core/testing',
+    // The service and admin API documents it serves and writes to docs/openapi.
+    '@bnpl-kit/core/openapi',
   ],
   '@bnpl-kit/contract-tests': [
     '@bnpl-kit/core',
     '@bnpl-kit/core/wire',
     '@bnpl-kit/core/testing',
+    // The market's documented answers, for src/openapi-validation.ts.
+    '@bnpl-kit/core/openapi',
     '@bnpl-kit/sandbox',
     // src/adapters.ts, used by the suite's own tests only (no entry exports it).
     '@bnpl-kit/express',
@@ -40,6 +44,8 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
     '@bnpl-kit/core/testing',
     '@bnpl-kit/sandbox',
     '@bnpl-kit/contract-tests',
+    // `bnpl-kit sandbox --data-dir`: the persistent sandbox's records in an embedded PostgreSQL.
+    '@bnpl-kit/store',
   ],
 };
 
