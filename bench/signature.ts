@@ -7,14 +7,9 @@
  */
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import {
-  bodyDigestBackend,
-  createKeyring,
-  verifyWebhook,
-  webhookBodyDigest,
-  webhookMessage,
-} from '@bnpl-kit/core';
+import { createKeyring, verifyWebhook } from '@bnpl-kit/core';
 import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import { bodyDigestBackend, webhookBodyDigest, webhookMessage } from '@bnpl-kit/core/wire';
 import * as ed from '@noble/ed25519';
 import { type BenchModule, formatRate, measureInterleaved, pairedRatio, printTable } from './harness.js';
 

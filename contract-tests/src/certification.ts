@@ -9,7 +9,9 @@
  *   const report = await runContractSuite(run.suiteOptions);
  *   await run.close();
  */
-import { base64UrlEncode, seedToPkcs8Pem } from '@bnpl-kit/core';
+
+import { DEFAULT_PATHS, type IntegrationMode } from '@bnpl-kit/core';
+import { base64UrlEncode, seedToPkcs8Pem } from '@bnpl-kit/core/wire';
 import {
   DEFAULT_ORGANIZATION_ID,
   generateApiKey,
@@ -20,7 +22,6 @@ import {
 } from '@bnpl-kit/sandbox';
 import type { ContractSuiteOptions } from './runner.js';
 import { createHttpSandbox } from './sandbox/http-sandbox.js';
-import { DEFAULT_MARKET_PATHS, type IntegrationMode } from './types.js';
 
 export interface CertificationOptions {
   /** The market's base URL, without `/v1`: also its PUBLIC_BASE_URL. */
@@ -90,7 +91,7 @@ export async function startCertification(options: CertificationOptions): Promise
   const apiKey =
     options.apiKey ?? (typeof firstKey === 'string' ? firstKey : firstKey?.key) ?? generateApiKey();
   const dataSharing = options.mode === 'data-sharing';
-  const { prefix, webhook, offerFilter } = DEFAULT_MARKET_PATHS;
+  const { prefix, webhook, offerFilter } = DEFAULT_PATHS;
   const organization: OrganizationInput = {
     ...configured,
     id: options.organizationId ?? configured?.id ?? DEFAULT_ORGANIZATION_ID,

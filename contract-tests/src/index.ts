@@ -22,12 +22,11 @@ export {
   formatJunitReport,
   formatReport,
   formatTextReport,
-  groupBySpec,
   type ReportFormat,
   reportFormatFor,
   type TextReportOptions,
 } from './reporters/index.js';
-export { type ContractSuiteOptions, createCheckContext, runCheck, runContractSuite } from './runner.js';
+export { type ContractSuiteOptions, runContractSuite } from './runner.js';
 export type {
   AvailabilityAnswer,
   ClaimTokenView,
@@ -40,21 +39,14 @@ export type {
   WebhookFaultSpec,
 } from './sandbox/driver.js';
 export { createHttpSandbox, type HttpSandboxOptions } from './sandbox/http-sandbox.js';
-export { findInternals } from './support/internals.js';
-export { parseDemoUsers } from './support/users.js';
-export { RECIPES as WEBHOOK_VECTOR_RECIPES, WEBHOOK_VECTORS, type WebhookVector } from './support/vectors.js';
-export { type PollOptions, PollTimeout, pollUntil, waitForHttp } from './support/wait.js';
-export {
-  type CheckContext,
-  type CheckResult,
-  type CheckStatus,
-  type ContractCheck,
-  type ContractReport,
-  DEFAULT_MARKET_PATHS,
-  INTEGRATION_MODES,
-  type IntegrationMode,
-  type MarketPaths,
-  type TestUser,
+export { waitForHttp } from './support/wait.js';
+export type {
+  CheckContext,
+  CheckResult,
+  CheckStatus,
+  ContractCheck,
+  ContractReport,
+  TestUser,
 } from './types.js';
 export {
   CheckSkipped,

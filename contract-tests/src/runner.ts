@@ -2,23 +2,14 @@
  * Running checks outside any test framework: `runContractSuite` for a whole report (the certify
  * command, the reference servers' tests), `runCheck` for one check (one vitest `it` per check).
  */
-import type { ClaimObject } from '@bnpl-kit/core';
+import { type ClaimObject, DEFAULT_PATHS, type IntegrationMode, type MarketPaths } from '@bnpl-kit/core';
 import { checksFor } from './checks/index.js';
 import { expectNoInternals } from './expect.js';
 import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
 import { hasCommitments, parseDemoUsers } from './support/users.js';
-import {
-  type CheckContext,
-  type CheckResult,
-  type ContractCheck,
-  type ContractReport,
-  DEFAULT_MARKET_PATHS,
-  type IntegrationMode,
-  type MarketPaths,
-  type TestUser,
-} from './types.js';
+import type { CheckContext, CheckResult, ContractCheck, ContractReport, TestUser } from './types.js';
 import { CheckSkipped, ContractViolation, PrerequisiteFailed } from './violation.js';
 
 export interface ContractSuiteOptions {
@@ -74,12 +65,8 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-export function createCheckContext(
-  options: ContractSuiteOptions,
-  http: ContractHttp,
-  id = runId(),
-): CheckContext {
-  const paths = { ...DEFAULT_MARKET_PATHS, ...options.paths };
+function createCheckContext(options: ContractSuiteOptions, http: ContractHttp, id = runId()): CheckContext {
+  const paths = { ...DEFAULT_PATHS, ...options.paths };
   const marketUrl = trimSlash(options.marketUrl);
   const url = (path: string) => `${marketUrl}${paths.prefix}${path}`;
   let counter = 0;

@@ -3,32 +3,13 @@
  * it enforces) plus an async `run(ctx)` that talks to a market over HTTP only, so the same checks
  * certify a market written in any language (graphql-http's `audits` do the same for GraphQL servers).
  */
-import type { ClaimObject } from '@bnpl-kit/core';
+import type { ClaimObject, IntegrationMode, MarketPaths } from '@bnpl-kit/core';
 import type { ContractHttp } from './http.js';
 import type { ContractSandbox } from './sandbox/driver.js';
-
-export const INTEGRATION_MODES = ['basic', 'data-sharing'] as const;
-export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
 
 /** The `modes` of a check that applies everywhere, or only to data-sharing markets. */
 export const BOTH_MODES: readonly IntegrationMode[] = ['basic', 'data-sharing'];
 export const DATA_SHARING_ONLY: readonly IntegrationMode[] = ['data-sharing'];
-
-/** Where the market serves its endpoints (WIRE §5); every path but `prefix` is below `prefix`. */
-export interface MarketPaths {
-  prefix: string;
-  webhook: string;
-  offerFilter: string;
-  /** Contains `:id`. */
-  bnplRedirect: string;
-}
-
-export const DEFAULT_MARKET_PATHS: MarketPaths = {
-  prefix: '/v1',
-  webhook: '/webhook',
-  offerFilter: '/offers/filter',
-  bnplRedirect: '/bnpl/orders/:id/redirect',
-};
 
 /**
  * An end user of the market, as the suite knows them: the internal user ID, a session token the

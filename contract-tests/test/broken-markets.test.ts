@@ -4,24 +4,23 @@
  * through core's Node bridge. A correct market passes every check in both modes; each deliberately
  * broken market fails, with the check that names its defect among the failures.
  */
-import type { Market } from '@bnpl-kit/core';
+import type { IntegrationMode, Market } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ContractReport,
   checksFor,
   formatTextReport,
-  type IntegrationMode,
   runContractSuite,
   startCertification,
 } from '../src/index.js';
-import { brokenMarkets } from './fixtures/broken-markets/index.js';
-import { serveOnNode } from './fixtures/targets.js';
 import {
+  brokenMarkets,
   configFromEnv,
   createTestMarket,
   swappableMarket,
   type TestMarketConfig,
-} from './fixtures/test-market.js';
+} from '../src/testing.js';
+import { serveOnNode } from './fixtures/targets.js';
 
 /** A whole run: generous, because CI machines are shared (a run takes a few seconds alone). */
 const FULL_RUN_MS = 90_000;

@@ -4,15 +4,10 @@
  * kit's problem vocabulary and with its own, strictly (nothing skipped); each variant with one
  * deliberate defect fails on the check that names that defect.
  */
+import type { IntegrationMode } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
 import { startCertification } from '../src/certification.js';
-import {
-  type ContractReport,
-  checksFor,
-  formatTextReport,
-  type IntegrationMode,
-  runContractSuite,
-} from '../src/index.js';
+import { type ContractReport, checksFor, formatTextReport, runContractSuite } from '../src/index.js';
 import {
   createConformanceMarket,
   type Defect,

@@ -91,6 +91,45 @@ describe('reporters', () => {
     expect(xml).toContain('&lt;problem&gt; &amp;');
   });
 
+  it('JUnit: hostile titles and messages stay well-formed and round-trip', () => {
+    const hostile = 'a & b <c> "d" \'e\' ]]> <!-- x --> <![CDATA[y]]> &amp; 😀\ttab';
+    const forbidden = 'bell\u0007 nul\u0000 lone\uD800 fffe\uFFFE';
+    const message = `${hostile}\r\nsecond line ${forbidden}`;
+    const xml = formatJunitReport({
+      ...report,
+      marketUrl: 'http://127.0.0.1:3000/?a=1&b="2"',
+      results: [
+        { id: 'x.hostile', title: hostile, spec: 'WIRE <§4>', status: 'fail', durationMs: 1, message },
+      ],
+    });
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      textNodeName: '#',
+      parseAttributeValue: false,
+      parseTagValue: false,
+      trimValues: false,
+      htmlEntities: true,
+    }).parse(xml) as {
+      testsuites: {
+        '@name': string;
+        testsuite: {
+          '@name': string;
+          testcase: { '@name': string; failure: { '@message': string; '#': string } };
+        };
+      };
+    };
+    const replaced = 'bell\uFFFD nul\uFFFD lone\uFFFD fffe\uFFFD';
+    expect(doc.testsuites['@name']).toBe('bnpl-kit contract suite (basic) http://127.0.0.1:3000/?a=1&b="2"');
+    expect(doc.testsuites.testsuite['@name']).toBe('WIRE <§4>');
+    const { testcase } = doc.testsuites.testsuite;
+    expect(testcase['@name']).toBe(`x.hostile: ${hostile}`);
+    expect(testcase.failure['@message']).toBe(`${hostile}\r`);
+    expect(testcase.failure['#']).toBe(`${hostile}\r\nsecond line ${replaced}`.replace(/\r\n/g, '\n'));
+    for (const c of ['\u0000', '\u0007', '\uD800', '\uFFFE']) expect(xml).not.toContain(c);
+  });
+
   it('picks the format from the file name', () => {
     expect(reportFormatFor('out/junit.XML')).toBe('junit');
     expect(reportFormatFor('report.json')).toBe('json');

@@ -11,11 +11,10 @@ import {
   expectProblem,
   type HttpExchange,
   PrerequisiteFailed,
-  parseDemoUsers,
-  runCheck,
   runContractSuite,
 } from '../src/index.js';
-import { hasCommitments } from '../src/support/users.js';
+import { runCheck } from '../src/runner.js';
+import { hasCommitments, parseDemoUsers } from '../src/support/users.js';
 
 const sandbox = { organizationId: 'org', serviceUrl: 'http://sandbox.invalid' } as ContractSandbox;
 const options = { marketUrl: 'http://market.invalid/', mode: 'basic' as const, sandbox };

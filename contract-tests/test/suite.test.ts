@@ -3,14 +3,17 @@
  * msw (the sandbox through `createSandboxHandlers`), one `it` per check. A new adapter is one entry
  * in src/adapters.ts; a new check is one entry in src/checks.
  */
+
+import { INTEGRATION_MODES } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
 import { createSandbox, createSandboxHandlers } from '@bnpl-kit/sandbox';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../src/adapters.js';
-import { checksFor, INTEGRATION_MODES, runCheck } from '../src/index.js';
+import { checksFor } from '../src/index.js';
+import { runCheck } from '../src/runner.js';
+import { createTestMarket } from '../src/testing.js';
 import { startTarget, type Target } from './fixtures/targets.js';
-import { createTestMarket } from './fixtures/test-market.js';
 
 const SERVICE_URL = 'https://sandbox.contract-suite.test';
 const serviceKey = await generateKeyPair();

@@ -5,17 +5,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type ClaimObject, verifyWebhook } from '@bnpl-kit/core';
 import {
   allScopesHash,
   allScopesHashInput,
   buildClaimTokens,
-  type ClaimObject,
   canonicalJson,
   priorArtJson,
-  verifyWebhook,
   webhookBodyDigest,
   webhookMessage,
-} from '@bnpl-kit/core';
+} from '@bnpl-kit/core/wire';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 

@@ -1,3 +1,3 @@
 import { nodeLibrary } from '../../tsup.shared.ts';
 
-export default nodeLibrary(['index', 'testing', 'node', 'openapi']);
+export default nodeLibrary(['index', 'testing', 'node', 'openapi', 'wire', 'unstable-internals']);

@@ -7,7 +7,8 @@
  *
  * A demo, not a pattern for production sign-in: any visitor may sign in as any demo user.
  */
-import { KitError, problemResponse } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { problemResponse } from '@bnpl-kit/core/wire';
 import { CartError, orderFromCart, PRODUCTS, productById, productSvg } from './catalogue.js';
 import { bearerToken, jsonResponse, readJson } from './http.js';
 import { createMarketClient, MarketError } from './market-client.js';

@@ -2,7 +2,8 @@
  * The shop backend's calls to the market backend: in-process through its fetch handler, or over
  * HTTP. The market API token is added here, server-side; the browser never sees it.
  */
-import { type OrderCreateRequest, orderCreateRequestCodec } from '@bnpl-kit/core';
+import type { OrderCreateRequest } from '@bnpl-kit/core';
+import { orderCreateRequestCodec } from '@bnpl-kit/core/wire';
 import type { DemoShopOptions, DemoUser } from './options.js';
 
 /** A market answer that is not a success, carried to the shop's own error response. */

@@ -4,17 +4,9 @@
  * JSON block. CSP: scripts from this origin only; frames and fetches to the service, too.
  */
 
+import escapeHtml from 'escape-html';
 import { PRODUCTS } from './catalogue.js';
 import { formatVnd } from './format.js';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function jsonForScript(data: unknown): string {
   return JSON.stringify(data)

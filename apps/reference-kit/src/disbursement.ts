@@ -3,17 +3,16 @@
  * transaction, so the job exists exactly when the status change committed; the worker then calls
  * the service with one idempotency key per order, so a retry after a crash cannot pay twice.
  */
+
 import {
-  idempotencyKeys,
   isKitError,
   type KitError,
-  knownOrderStatus,
   type MarketLogger,
   type MarketStore,
   type ServiceClient,
   type StoredOrder,
-  transition,
 } from '@bnpl-kit/core';
+import { idempotencyKeys, knownOrderStatus, transition } from '@bnpl-kit/core/wire';
 import type { Job, StoreTransaction } from '@bnpl-kit/store';
 import type { DisbursementInvoiceSource } from './invoice.js';
 

@@ -7,7 +7,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { base64UrlEncode, Secret } from '@bnpl-kit/core';
+import { Secret } from '@bnpl-kit/core';
+import { base64UrlEncode } from '@bnpl-kit/core/wire';
 import type { ServerConfig } from './config.js';
 import { DEMO_USERS } from './demo-data.js';
 

@@ -4,7 +4,8 @@
  * load balancer stops sending traffic before the server stops accepting it), and the page the BNPL
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
-import { KitError, unstorableReason } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { unstorableReason } from '@bnpl-kit/core/wire';
 import type { Store } from '@bnpl-kit/store';
 import { completePage, wantsHtml } from './complete-page.js';
 import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';

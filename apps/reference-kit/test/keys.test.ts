@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseSigningKey } from '@bnpl-kit/core';
+import { parseSigningKey } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureSandboxKeys, loadServerConfig, publicKeyOf } from '../src/index.js';
 import { removeDir, tempDir } from './helpers/servers.js';

@@ -1,5 +1,6 @@
 /** Every check of the suite, in report order. A new check is one more entry in one of these lists. */
-import type { ContractCheck, IntegrationMode } from '../types.js';
+import type { IntegrationMode } from '@bnpl-kit/core';
+import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';

@@ -5,7 +5,7 @@
  * conditions, no user ID), which the suite sends itself with a token the service issued.
  */
 import type { ClaimObject } from '@bnpl-kit/core';
-import { commitmentKeyFor } from '@bnpl-kit/core';
+import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import { bearer } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';

@@ -4,8 +4,9 @@
  * with approved offers whose conditions a known user meets or misses. Callers without an active token
  * are refused.
  */
-import type { ClaimObject, ClaimValue } from '@bnpl-kit/core';
-import { commitmentKeyFor } from '@bnpl-kit/core';
+import type { ClaimObject } from '@bnpl-kit/core';
+import type { ClaimValue } from '@bnpl-kit/core/wire';
+import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';

@@ -2,10 +2,11 @@
  * Cancel and disburse (WIRE §5, data-sharing mode): 409 unless the order is in a state that allows
  * the action, 202 `{ id, status }` otherwise, and a disbursement is paid once however often it is asked.
  */
+
+import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
-import { pollUntil } from '../support/wait.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 function expectAccepted(exchange: HttpExchange, orderId: string, what: string): void {

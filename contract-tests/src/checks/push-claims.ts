@@ -4,7 +4,9 @@
  * a fresh commitment that the market keeps. Tokens are read back from the service and verified here
  * with core's claim functions, independently of the market.
  */
-import { commitmentKeyFor, isKitError, scopeHash, verifyClaimToken } from '@bnpl-kit/core';
+
+import { isKitError } from '@bnpl-kit/core';
+import { commitmentKeyFor, scopeHash, verifyClaimToken } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ClaimTokenView } from '../sandbox/driver.js';

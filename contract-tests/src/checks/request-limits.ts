@@ -3,17 +3,12 @@
  * far over the limit, 400 for a malformed push-claims body and a malformed disburse invoice, none
  * of which may reach the service.
  */
+import type { IntegrationMode } from '@bnpl-kit/core';
 import { ensure, expectProblem, expectStatus, problemPaths } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { createOrder, orderPath } from '../support/orders.js';
 import { bearer, signedInUsers } from '../support/users.js';
-import {
-  BOTH_MODES,
-  type CheckContext,
-  type ContractCheck,
-  DATA_SHARING_ONLY,
-  type IntegrationMode,
-} from '../types.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 import { approvedOrder } from './orders-actions.js';
 
 interface LimitedEndpoint {

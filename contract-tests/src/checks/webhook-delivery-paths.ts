@@ -3,9 +3,10 @@
  * not the public one, so the signed URL must come from configuration; and with the market's work
  * failing half-way, so the event ID must be recorded only with its effect, or a redelivery is lost.
  */
+
+import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure } from '../expect.js';
 import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
-import { pollUntil } from '../support/wait.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 import { approvedOrder } from './orders-actions.js';

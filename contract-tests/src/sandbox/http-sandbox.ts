@@ -4,8 +4,7 @@
  * (availability). Works the same for a standalone sandbox and for one served through msw, because
  * msw intercepts `fetch` in-process.
  */
-import { type SignedWebhook, signWebhook } from '@bnpl-kit/core/testing';
-import { pollUntil } from '../support/wait.js';
+import { pollUntil, type SignedWebhook, signWebhook } from '@bnpl-kit/core/testing';
 import type {
   AvailabilityAnswer,
   ClaimTokenView,

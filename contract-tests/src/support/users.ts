@@ -13,7 +13,7 @@
  *   it has an `id`.
  */
 import type { ClaimObject } from '@bnpl-kit/core';
-import { commitmentKeyFor } from '@bnpl-kit/core';
+import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { isObject } from '../expect.js';
 import type { TestUser } from '../types.js';
 

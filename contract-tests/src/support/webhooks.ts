@@ -80,12 +80,6 @@ export async function deliver(
   return sent;
 }
 
-/** Whether an acknowledgement says `duplicate: true` (WIRE §4). */
-export function isDuplicateAck(exchange: HttpExchange): boolean {
-  const body = exchange.json() as { duplicate?: unknown } | undefined;
-  return exchange.status === 200 && body?.duplicate === true;
-}
-
 /** WIRE §4: `200 {"received":true}` for a processed event, with `"duplicate":true` for a repeat. */
 export function expectAck(exchange: HttpExchange, duplicate: boolean, what: string): void {
   const body = expectJsonObject(exchange, `acknowledging ${what}`, 'WIRE §4');

@@ -4,14 +4,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTestMarket, type TestMarketConfig } from '@bnpl-kit/contract-tests/testing';
 import type { Market } from '@bnpl-kit/core';
 import { createNodeListener } from '@bnpl-kit/core/node';
-import {
-  createTestMarket,
-  type TestMarketConfig,
-} from '../../../contract-tests/test/fixtures/test-market.js';
 
-export { configFromEnv } from '../../../contract-tests/test/fixtures/test-market.js';
+export { configFromEnv } from '@bnpl-kit/contract-tests/testing';
 
 export async function freePort(): Promise<number> {
   const server = createServer();

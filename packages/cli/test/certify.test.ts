@@ -4,9 +4,8 @@
  * broken market failing with the check named in the JUnit report, and usage errors.
  */
 import { readFile } from 'node:fs/promises';
+import { createTestMarket, movesOrdersBackwards } from '@bnpl-kit/contract-tests/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { movesOrdersBackwards } from '../../../contract-tests/test/fixtures/broken-markets/moves-backwards.js';
-import { createTestMarket } from '../../../contract-tests/test/fixtures/test-market.js';
 import { configFromEnv, freePort, parseExports, type RunningMarket, serveMarket } from './certify-helpers.js';
 import { cli, file } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import vectors from '../../core/test/fixtures/webhook-and-claims.json' with { type: 'json' };
+import { webhookVectors as vectors } from '@bnpl-kit/contract-tests/testing';
 import { runCli } from '../src/index.js';
 
 export { vectors };

@@ -36,7 +36,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const ERROR_TITLES: Record<ErrorCode, string> = {
+const ERROR_TITLES: Record<ErrorCode, string> = {
   validation_failed: 'Request validation failed',
   invalid_json: 'Body is not valid JSON',
   unauthenticated: 'Authentication required',

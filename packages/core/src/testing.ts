@@ -157,3 +157,8 @@ export async function signWebhook(options: SignWebhookOptions): Promise<SignedWe
     message,
   };
 }
+
+// Fixtures and helpers for every package's tests, in one home.
+export { kitErrorOf } from './testing/kit-error.js';
+export { orderFixture, orderLineFixture, wireOrder, wireOrderLine } from './testing/orders.js';
+export { type PollOptions, PollTimeout, pollUntil } from './testing/poll.js';

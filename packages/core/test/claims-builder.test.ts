@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BuildClaimObjectInput,
-  buildClaimObject,
-  commitmentKeyFor,
-  extractCommitments,
-  generateCommitment,
-  scopeFilter,
-} from '../src/claims/index.js';
+import { buildClaimObject } from '../src/claims/builder.js';
+import { extractCommitments, generateCommitment } from '../src/claims/commitment.js';
+import { commitmentKeyFor, scopeFilter } from '../src/claims/names.js';
+import type { BuildClaimObjectInput } from '../src/claims/types.js';
 import { KitError } from '../src/errors.js';
 
 const ORG = '3b36d4f6-610e-4a16-924a-0a6766203439';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, type ScopeClaims, scopeHash } from '../src/claims/index.js';
+import { canonicalJson, scopeHash } from '../src/claims/canonical.js';
+import type { ScopeClaims } from '../src/claims/types.js';
 import { KitError } from '../src/errors.js';
 
 interface HashCase {

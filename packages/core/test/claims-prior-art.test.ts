@@ -9,15 +9,14 @@ import { readFileSync } from 'node:fs';
 import { generateClaimToken, parseJwt, sha256 as priorArtSha256, Signing } from '@credify/crypto';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  allScopesHash,
-  buildClaimTokens,
-  type ClaimObject,
-  commitmentKeyFor,
-  scopeHash,
-} from '../src/claims/index.js';
+import { allScopesHash } from '../src/claims/all-scopes-hash.js';
+import { scopeHash } from '../src/claims/canonical.js';
+import { commitmentKeyFor } from '../src/claims/names.js';
+import { buildClaimTokens } from '../src/claims/token.js';
+import type { ClaimObject } from '../src/claims/types.js';
 import { KitError } from '../src/errors.js';
-import { webhookBodyDigest, webhookMessage } from '../src/signature/index.js';
+import { webhookBodyDigest } from '../src/signature/digest.js';
+import { webhookMessage } from '../src/signature/message.js';
 import { ed25519Sign } from '../src/testing.js';
 import { base64UrlDecode, base64UrlEncode, utf8 } from '../src/util/base64url.js';
 

@@ -2,15 +2,11 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  buildClaimObject,
-  buildClaimTokens,
-  scopeHash,
-  signClaimToken,
-  verifyClaimToken,
-} from '../src/claims/index.js';
-import { KitError } from '../src/errors.js';
+import { buildClaimObject } from '../src/claims/builder.js';
+import { scopeHash } from '../src/claims/canonical.js';
+import { buildClaimTokens, signClaimToken, verifyClaimToken } from '../src/claims/token.js';
 import { seedToPkcs8Der } from '../src/signature/keys.js';
+import { kitErrorOf } from '../src/testing.js';
 
 const vectors = JSON.parse(
   readFileSync(new URL('./fixtures/webhook-and-claims.json', import.meta.url), 'utf8'),
@@ -40,14 +36,7 @@ const pub = publicKeyOf(seed);
 
 const input = { organizationId: ORG, credifyId: CREDIFY_ID, scopeName: `${ORG}:loyalty`, scopeHash: HASH };
 
-async function rejection(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KitError);
-  return error as KitError;
-}
+const rejection = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 function tamperPayload(token: string, change: Record<string, unknown>): string {
   const [header, payload, signature] = token.split('.') as [string, string, string];

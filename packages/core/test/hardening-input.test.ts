@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
 import { headerSafe, idempotencyKeys } from '../src/service/idempotency.js';
-import { signWebhook } from '../src/testing.js';
-import { wireLine, wireOrder } from './fixtures-orders.js';
+import { signWebhook, wireOrder, wireOrderLine } from '../src/testing.js';
 import { API_TOKEN, call, insertOrder, makeMarket, ORIGIN, USER_TOKEN } from './market-support.js';
 
 const post = (body: unknown, token = API_TOKEN) => ({ method: 'POST', token, body: JSON.stringify(body) });
@@ -27,8 +26,8 @@ describe('order creation refuses unstorable text before calling the service', ()
     async (_, bad) => {
       for (const order of [
         wireOrder({ reference_id: bad }),
-        wireOrder({ order_lines: [wireLine({ name: bad })] }),
-        wireOrder({ order_lines: [wireLine({ reference_id: bad })] }),
+        wireOrder({ order_lines: [wireOrderLine({ name: bad })] }),
+        wireOrder({ order_lines: [wireOrderLine({ reference_id: bad })] }),
       ]) {
         const { market, service, store } = await makeMarket();
         const response = await call(market, '/v1/orders', post(order));
@@ -44,7 +43,10 @@ describe('order creation refuses unstorable text before calling the service', ()
   it('accepts Vietnamese, CJK and emoji end to end, with a header-safe Idempotency-Key', async () => {
     const { market, service } = await makeMarket();
     for (const ref of ['đơn-hàng-1', '注文-2', 'order-🛒-3']) {
-      const order = wireOrder({ reference_id: ref, order_lines: [wireLine({ name: `Nồi cơm ${ref}` })] });
+      const order = wireOrder({
+        reference_id: ref,
+        order_lines: [wireOrderLine({ name: `Nồi cơm ${ref}` })],
+      });
       const response = await call(market, '/v1/orders', post(order));
       expect(response.status).toBe(201);
       expect((await response.json()).reference_id).toBe(ref);
@@ -59,7 +61,7 @@ describe('order creation refuses unstorable text before calling the service', ()
     const zero = { value: '0', currency: 'VND' };
     const free = wireOrder({
       total_amount: zero,
-      order_lines: [wireLine({ unit_price: zero, subtotal: zero })],
+      order_lines: [wireOrderLine({ unit_price: zero, subtotal: zero })],
     });
     const r1 = await call(market, '/v1/orders', post(free));
     expect(r1.status).toBe(400);
@@ -71,7 +73,7 @@ describe('order creation refuses unstorable text before calling the service', ()
     const r2 = await call(
       market,
       '/v1/orders',
-      post(wireOrder({ order_lines: [wireLine({ image_url: long })] })),
+      post(wireOrder({ order_lines: [wireOrderLine({ image_url: long })] })),
     );
     expect(r2.status).toBe(400);
     expect((await r2.json()).errors[0].path).toBe('order_lines[0].image_url');

@@ -1,6 +1,8 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { allScopesHash, scopeHash, verifyClaimToken } from '../src/claims/index.js';
+import { allScopesHash } from '../src/claims/all-scopes-hash.js';
+import { scopeHash } from '../src/claims/canonical.js';
+import { verifyClaimToken } from '../src/claims/token.js';
 import { READ_FILTERED_OFFERS_SCOPE as OFFER_FILTER_SCOPE } from '../src/service/routes.js';
 import { call, makeMarket, type TestMarket, USER_TOKEN } from './market-support.js';
 

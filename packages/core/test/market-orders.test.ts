@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wireLine, wireOrder } from './fixtures-orders.js';
+import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 import { API_TOKEN, call, insertOrder, makeMarket } from './market-support.js';
 
 const post = (body: unknown, token = API_TOKEN) => ({

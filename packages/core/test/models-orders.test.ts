@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
-import {
-  addAmounts,
-  amount,
-  amountSchema,
-  multiplyAmount,
-  orderCreateRequestCodec,
-  orderCreateRequestSchema,
-  orderLineSchema,
-  orderRecordCodec,
-  parseWire,
-} from '../src/models/index.js';
-import { wireLine, wireOrder } from './fixtures-orders.js';
+import { addAmounts, amount, amountSchema, multiplyAmount } from '../src/models/money.js';
+import { orderCreateRequestCodec, orderCreateRequestSchema, orderRecordCodec } from '../src/models/order.js';
+import { orderLineSchema } from '../src/models/order-line.js';
+import { parseWire } from '../src/models/wire.js';
+import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 
 function issues(schema: Parameters<typeof parseWire>[0], input: unknown) {
   try {

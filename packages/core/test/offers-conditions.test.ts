@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimObject } from '../src/claims/index.js';
-import {
-  type Condition,
-  compareNumeric,
-  conditionSchema,
-  evaluateCondition,
-  evaluateOffer,
-} from '../src/offers/index.js';
+import type { ClaimObject } from '../src/claims/types.js';
+import { compareNumeric } from '../src/offers/compare.js';
+import { type Condition, conditionSchema } from '../src/offers/conditions.js';
+import { evaluateCondition, evaluateOffer } from '../src/offers/evaluate.js';
 
 const ORG = '40f9a736-0d97-409b-a0f7-d23ebca20bde';
 const LOYALTY = `${ORG}:loyalty`;

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimObject } from '../src/claims/index.js';
+import type { ClaimObject } from '../src/claims/types.js';
 import { KitError } from '../src/errors.js';
-import {
-  evaluateOffer,
-  filterOffers,
-  filterOffersResponseSchema,
-  MAX_CONDITION_DEPTH,
-  parseFilterOffersRequest,
-} from '../src/offers/index.js';
+import { MAX_CONDITION_DEPTH } from '../src/offers/conditions.js';
+import { evaluateOffer } from '../src/offers/evaluate.js';
+import { filterOffers, parseFilterOffersRequest } from '../src/offers/filter.js';
+import { filterOffersResponseSchema } from '../src/offers/schemas.js';
 
 const ORG = '40f9a736-0d97-409b-a0f7-d23ebca20bde';
 const LOYALTY = `${ORG}:loyalty`;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { createServiceClient, isKitError, type KitError, type ServiceClientOptions } from '../src/index.js';
+import { createServiceClient, type ServiceClientOptions } from '../src/index.js';
+import { kitErrorOf } from '../src/testing.js';
 import {
   envelope,
   failure,
@@ -24,14 +25,7 @@ function client(fetchImpl: typeof fetch, options: Partial<ServiceClientOptions> 
   });
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isKitError(error)) throw new Error(`expected a KitError, got ${String(error)}`);
-  return error;
-}
+const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 describe('access token', () => {
   it('is fetched with X-API-KEY and sent as a bearer token', async () => {

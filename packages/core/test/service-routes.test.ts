@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createOrderRequestCodec, serviceOrderCodec } from '../src/service/routes.js';
 import {
   buildServicePath,
-  createOrderRequestCodec,
   findServiceRoute,
   matchServicePath,
   SERVICE_OPERATIONS,
   SERVICE_ROUTES,
-  serviceOrderCodec,
-} from '../src/index.js';
+} from '../src/wire.js';
 import { orderInput, wireServiceOrder } from './service-support.js';
 
 describe('the route table', () => {

@@ -3,8 +3,11 @@
  * request is recorded. Used by the client's unit tests; the client ↔ sandbox tests live in
  * packages/sandbox/test.
  */
-import { type CreateServiceOrderInput, type OrderLine, orderLineSchema } from '../src/index.js';
-import { wireLine, wireOrder } from './fixtures-orders.js';
+
+import type { OrderLine } from '../src/index.js';
+import { orderLineSchema } from '../src/models/order-line.js';
+import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
+import type { CreateServiceOrderInput } from '../src/wire.js';
 
 export interface SeenRequest {
   method: string;

@@ -4,8 +4,9 @@
  *
  *   app.use('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import { kitErrorOfFramework, type Market, problemAnswer } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
 import { handleNodeRequest, sendAnswer } from '@bnpl-kit/core/node';
+import { kitErrorOfFramework, problemAnswer } from '@bnpl-kit/core/unstable-internals';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 
 export const frameworkName = 'express';

@@ -4,7 +4,13 @@
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
-import { kitErrorOfFramework, type Market, markBodyNotRaw, problemResponse } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
+import {
+  answerToResponse,
+  kitErrorOfFramework,
+  markBodyNotRaw,
+  problemAnswer,
+} from '@bnpl-kit/core/unstable-internals';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
 import { untouchedIncoming, withNodeReaders } from './node-body.js';
@@ -65,7 +71,7 @@ export function createBnplRouter(market: Market): Hono {
  */
 export function bnplErrorHandler(options: { onError?: (error: unknown) => void } = {}): ErrorHandler {
   return (error) => {
-    const response = problemResponse(kitErrorOfFramework(error));
+    const response = answerToResponse(problemAnswer(kitErrorOfFramework(error)));
     if (response.status >= 500) options.onError?.(error);
     return response;
   };

@@ -5,7 +5,8 @@
  * yet, the kit reads the bytes and headers straight from there through core's `READ_BODY` /
  * `READ_HEADER` hooks. Duck-typed on purpose: this module must load on every Hono runtime.
  */
-import { KitError, READ_BODY, READ_HEADER } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { READ_BODY, READ_HEADER } from '@bnpl-kit/core/unstable-internals';
 import type { Context } from 'hono';
 
 type HeaderValue = string | string[] | undefined;

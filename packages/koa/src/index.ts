@@ -4,8 +4,9 @@
  *
  *   app.use(mount('/bnpl', createBnplRouter(market))); // with koa-mount; or app.use(createBnplRouter(market))
  */
-import { kitErrorOfFramework, type Market, problemAnswer } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
 import { handleNodeRequest, sendAnswer } from '@bnpl-kit/core/node';
+import { kitErrorOfFramework, problemAnswer } from '@bnpl-kit/core/unstable-internals';
 import type { Middleware } from 'koa';
 
 export const frameworkName = 'koa';

@@ -11,7 +11,7 @@ import {
   filterOffersResponseSchema,
   READ_FILTERED_OFFERS_SCOPE,
   type TokenIntrospection,
-} from '@bnpl-kit/core';
+} from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';

@@ -4,17 +4,18 @@
  * organisation, `user_id` = the path's credify ID, a scope name the organisation may use. A push is
  * all or nothing. What is stored lets a test check the market's commitments against the scope hashes.
  */
+
+import { isKitError } from '@bnpl-kit/core';
+import { ed25519PublicKey } from '@bnpl-kit/core/testing';
 import {
   base64UrlEncode,
   type ClaimTokenPayload,
-  isKitError,
   isStandardScope,
   parseSigningKey,
   type ScopeClaims,
   scopeHash,
   verifyClaimToken,
-} from '@bnpl-kit/core';
-import { ed25519PublicKey } from '@bnpl-kit/core/testing';
+} from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';

@@ -10,7 +10,7 @@
  *
  * Each fault is consumed as it fires; `list()` shows what is left.
  */
-import { SERVICE_OPERATIONS, type ServiceOperation } from '@bnpl-kit/core';
+import { SERVICE_OPERATIONS, type ServiceOperation } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 
 export interface RouteFault {

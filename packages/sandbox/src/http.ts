@@ -2,7 +2,7 @@
  * Response helpers. Service routes answer in the WIRE §6 envelope; the admin API answers plain JSON
  * and RFC 9457 problems, like every endpoint of the kit.
  */
-import { failureEnvelope, type ServiceErrorCode, successEnvelope } from '@bnpl-kit/core';
+import { failureEnvelope, type ServiceErrorCode, successEnvelope } from '@bnpl-kit/core/wire';
 
 /** A failure of a service route, turned into `{ success: false, errors: [...] }` with `status`. */
 export class ServiceFailure extends Error {

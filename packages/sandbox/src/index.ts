@@ -1,6 +1,9 @@
-export { type AutoScenario, autoScenarioJsonSchema } from './auto.js';
-export { organizationPublicKey } from './claims.js';
-export { type Clock, createManualClock, isManualClock, type ManualClock, systemClock } from './clock.js';
+/**
+ * `@bnpl-kit/sandbox`: the simulated BNPL service and provider as one fetch handler, in-process
+ * (msw) or over HTTP. Named exports only; tools/repo-checks pins the list.
+ */
+export type { AutoScenario } from './auto.js';
+export { type Clock, createManualClock, type ManualClock, systemClock } from './clock.js';
 export type { Fault, FaultInput, RouteFault, WebhookFault } from './faults.js';
 export { createSandboxFetch } from './fetch.js';
 export { createSandboxHandlers, DEFAULT_SANDBOX_BASE_URL, type SandboxHandlersOptions } from './msw.js';
@@ -10,11 +13,9 @@ export {
   DEFAULT_ORGANIZATION_ID,
   optionsFromConfig,
   type SandboxOptions,
-  sandboxConfigSchema,
 } from './options.js';
 export type { OrderBehaviour, ReadinessVia } from './orders.js';
 export {
-  DEFAULT_OFFERS,
   generateApiKey,
   type Organization,
   type OrganizationInput,
@@ -27,7 +28,7 @@ export {
 } from './persistence/persistent-sandbox.js';
 export type { SandboxRecord, SandboxRecordChange, SandboxRecordStore } from './persistence/types.js';
 export type { CallFilter, RecordedCall } from './recorder.js';
-export { createSandbox, type HandleOptions, type Sandbox } from './sandbox.js';
+export { createSandbox, type Sandbox } from './sandbox.js';
 export { type SandboxServer, type SandboxServerOptions, startSandboxServer } from './server.js';
 export type {
   AccessTokenRecord,
@@ -39,13 +40,9 @@ export type {
   ServiceUser,
   Transaction,
 } from './state.js';
-export { DEFAULT_TOKEN_TTL_SECONDS } from './tokens.js';
 export type { DeliveryFilter } from './webhooks/sender.js';
-export {
-  DEFAULT_ATTEMPT_TIMEOUT_MS,
-  DEFAULT_RETRY_SCHEDULE_MS,
-  type Delivery,
-  type DeliveryAttempt,
-  type DeliveryStatus,
-  type WebhookSenderOptions,
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
 } from './webhooks/types.js';

@@ -1,5 +1,5 @@
 /** Options of `createSandbox`, and the snake_case JSON form the CLI's `--config` file uses. */
-import { parseWire } from '@bnpl-kit/core';
+import { parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { type AutoScenario, autoScenarioJsonSchema } from './auto.js';
 import type { Clock } from './clock.js';

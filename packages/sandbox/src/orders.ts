@@ -4,14 +4,9 @@
  * signed `BNPL_ORDER_STATUS_UPDATED` webhook; readiness may also (or instead) emit
  * `BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED` with `is_fulfilled: true`.
  */
-import {
-  type CreateServiceOrderInput,
-  EVENT_TYPES,
-  encodeWebhookEvent,
-  type Invoice,
-  type OrderStatus,
-  type ServiceOrder,
-} from '@bnpl-kit/core';
+
+import { EVENT_TYPES, type Invoice, type OrderStatus } from '@bnpl-kit/core';
+import { type CreateServiceOrderInput, encodeWebhookEvent, type ServiceOrder } from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';

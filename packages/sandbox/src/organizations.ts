@@ -3,15 +3,14 @@
  * does" 7). Given in code as camelCase options, or as snake_case JSON through the admin API and the
  * CLI's `--config` file; both go through one codec.
  */
+import { BASIC_PROFILE_KEYS, type BasicProfileKey } from '@bnpl-kit/core';
 import {
-  BASIC_PROFILE_KEYS,
-  type BasicProfileKey,
   base64UrlEncode,
   CLAIM_PROVIDER_PERMISSION,
   field,
   parseWire,
   wireObject,
-} from '@bnpl-kit/core';
+} from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 
 const httpUrl = z

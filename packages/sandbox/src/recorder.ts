@@ -3,7 +3,7 @@
  * concurrent calls", "the disburse carried `Idempotency-Key: disburse:…`"). Credentials are never
  * recorded, only whether they were present.
  */
-import type { ServiceOperation } from '@bnpl-kit/core';
+import type { ServiceOperation } from '@bnpl-kit/core/wire';
 
 export interface RecordedCall {
   id: number;

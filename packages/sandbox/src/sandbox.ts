@@ -4,14 +4,17 @@
  * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the hosted pages the web SDK opens under `/pages/...`
  * (pages/), and sends signed webhooks (webhooks/sender.ts).
  */
+
+// One meaning of `HandleOptions` everywhere: `basePath`, the mount prefix stripped before routing.
+import type { HandleOptions } from '@bnpl-kit/core';
+import { ed25519PublicKey } from '@bnpl-kit/core/testing';
 import {
   base64UrlEncode,
   findServiceRoute,
   parseSigningKey,
   READ_FILTERED_OFFERS_SCOPE,
   type ScopeClaims,
-} from '@bnpl-kit/core';
-import { ed25519PublicKey } from '@bnpl-kit/core/testing';
+} from '@bnpl-kit/core/wire';
 import { handleAdminRoute } from './admin/handler.js';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';
@@ -41,11 +44,6 @@ import { SandboxTimers } from './timers.js';
 import { DEFAULT_TOKEN_TTL_SECONDS, TokenIssuer } from './tokens.js';
 import { type DeliveryFilter, WebhookSender } from './webhooks/sender.js';
 import type { Delivery } from './webhooks/types.js';
-
-export interface HandleOptions {
-  /** A path prefix to strip first, when the sandbox is mounted under one (e.g. `/api`). */
-  basePath?: string;
-}
 
 export interface Sandbox {
   /** The one fetch handler: service routes (WIRE §6), the `/sandbox/...` admin API, `/pages/...`. */

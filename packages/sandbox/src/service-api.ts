@@ -3,16 +3,17 @@
  * token, expiring bearer tokens for the rest), request validation with the route's codec, the
  * Idempotency-Key of mutating calls, injected faults, and the `{ success, data | errors }` envelope.
  */
+
+import type { Invoice } from '@bnpl-kit/core';
 import {
   type AvailabilityInput,
   type CreateServiceOrderInput,
   IDEMPOTENCY_KEY_HEADER,
-  type Invoice,
   issuesOf,
   type RouteDefinition,
   SERVICE_ROUTES,
   type ServiceOperation,
-} from '@bnpl-kit/core';
+} from '@bnpl-kit/core/wire';
 import { type AvailabilityDeps, checkAvailability, introspect } from './availability.js';
 import { receiveClaimTokens } from './claims.js';
 import type { FaultRegistry, RouteFault } from './faults.js';

@@ -3,7 +3,7 @@
  * by the sandbox itself to call a market's offer filtering endpoint. Expired tokens are refused, so
  * a client that does not refresh is caught by the tests.
  */
-import { API_KEY_HEADER, base64UrlEncode, CLAIM_PROVIDER_PERMISSION } from '@bnpl-kit/core';
+import { API_KEY_HEADER, base64UrlEncode, CLAIM_PROVIDER_PERMISSION } from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';

@@ -1,6 +1,7 @@
 /** The admin API under /sandbox: dashboard settings, provider buttons, deliveries, faults, claims. */
-import { buildClaimTokens } from '@bnpl-kit/core';
+
 import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createManualClock,

@@ -1,14 +1,12 @@
 /** Availability (whitelist, basic and data-sharing), token introspection, pushed claim tokens. */
+import { buildClaimObject } from '@bnpl-kit/core';
+import { generateKeyPair, kitErrorOf } from '@bnpl-kit/core/testing';
 import {
-  buildClaimObject,
   buildClaimTokens,
   filterOffers,
-  isKitError,
-  type KitError,
   READ_FILTERED_OFFERS_SCOPE,
   signClaimToken,
-} from '@bnpl-kit/core';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+} from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
 import { directClient, FILTER_URL, fakeMarket, marketOrg } from './support.js';
@@ -23,14 +21,7 @@ const goldOffer = {
 };
 const openOffer = { code: 'open', conditions: [], required_custom_scopes: [] };
 
-async function failureOf(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isKitError(error)) throw new Error(`expected a KitError, got ${String(error)}`);
-  return error;
-}
+const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 function setup(orgOverrides: Record<string, unknown> = {}, options: SandboxOptions = {}, routes = {}) {
   const market = fakeMarket(routes);

@@ -2,14 +2,10 @@
  * The typed client against the sandbox, through msw and through the standalone HTTP server: one
  * suite, run for both transports, so the in-process and the real-network paths cannot differ.
  */
-import {
-  buildClaimTokens,
-  type ClaimObject,
-  isKitError,
-  type KitError,
-  type ServiceClient,
-} from '@bnpl-kit/core';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+
+import type { ClaimObject, ServiceClient } from '@bnpl-kit/core';
+import { generateKeyPair, kitErrorOf } from '@bnpl-kit/core/testing';
+import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -52,14 +48,7 @@ const transports: [string, (options: SandboxOptions) => Promise<Running>][] = [
   ],
 ];
 
-async function failureOf(promise: Promise<unknown>): Promise<KitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isKitError(error)) throw new Error(`expected a KitError, got ${String(error)}`);
-  return error;
-}
+const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
   let running: Running | undefined;

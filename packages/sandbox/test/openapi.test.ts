@@ -2,7 +2,7 @@
  * The generated documents describe every route the code serves (their committed copies are checked
  * against the generator in docs/test/openapi.test.ts).
  */
-import { SERVICE_ROUTES } from '@bnpl-kit/core';
+import { SERVICE_ROUTES } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES } from '../src/admin/routes.js';
 import { openApiDocuments } from '../src/openapi.js';

@@ -1,6 +1,7 @@
 /** The hosted pages in data-sharing mode (claims first) and the passport page with its Repay action. */
-import { buildClaimObject, buildClaimTokens } from '@bnpl-kit/core';
+import { buildClaimObject } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox } from '../src/index.js';
 import { callPage, framed, openPage } from './pages-support.js';

@@ -1,10 +1,8 @@
 /** Shared test helpers: a fake market that records webhooks, a client wired to a sandbox, orders. */
-import {
-  type CreateServiceOrderInput,
-  createServiceClient,
-  type ServiceClientOptions,
-  verifyWebhook,
-} from '@bnpl-kit/core';
+
+import { createServiceClient, type ServiceClientOptions, verifyWebhook } from '@bnpl-kit/core';
+import { orderFixture } from '@bnpl-kit/core/testing';
+import type { CreateServiceOrderInput } from '@bnpl-kit/core/wire';
 import { createSandboxFetch, type Sandbox } from '../src/index.js';
 
 export const BASE_URL = 'https://sandbox.bnpl.test';
@@ -85,23 +83,9 @@ export function directClient(sandbox: Sandbox, options: Partial<ServiceClientOpt
   });
 }
 
+/** Core's one order fixture, under another reference when a test needs several orders. */
 export function orderInput(referenceId = 'order-1'): CreateServiceOrderInput {
-  return {
-    referenceId,
-    totalAmount: { value: '300000', currency: 'VND' },
-    orderLines: [
-      {
-        name: 'Rice cooker',
-        referenceId: 'sku-1',
-        imageUrl: 'https://shop.example.com/img/1.png',
-        productUrl: 'https://shop.example.com/p/1',
-        quantity: 2,
-        measurementUnit: 'EACH',
-        unitPrice: { value: '150000', currency: 'VND' },
-        subtotal: { value: '300000', currency: 'VND' },
-      },
-    ],
-  };
+  return orderFixture({ referenceId });
 }
 
 export const marketOrg = (overrides: Record<string, unknown> = {}) => ({

@@ -1,13 +1,9 @@
 /** The webhook sender: signatures, retry schedule and give-up, replay, every webhook fault. */
-import { isKitError, parseWebhookEvent } from '@bnpl-kit/core';
+import { isKitError } from '@bnpl-kit/core';
+import { parseWebhookEvent } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createManualClock,
-  createSandbox,
-  DEFAULT_RETRY_SCHEDULE_MS,
-  type Sandbox,
-  type SandboxOptions,
-} from '../src/index.js';
+import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/webhooks/types.js';
 import {
   directClient,
   fakeMarket,

@@ -4,9 +4,9 @@
  * returning, so a store you get is ready to use.
  */
 import { resolve } from 'node:path';
+import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
 import { createPgExecutor } from './executor/pg.js';
 import type { SqlExecutor } from './executor/types.js';
-import { type StoreLogger, silentLogger } from './logger.js';
 import type { JobRetryPolicy } from './records.js';
 import { DEFAULT_JOB_RETRY } from './repositories/jobs.js';
 import { createStore, type Store } from './store.js';
@@ -32,7 +32,7 @@ export interface OpenStoreOptions {
   /** PostgreSQL: longest a statement may run, in ms (default 15000). */
   statementTimeoutMs?: number | undefined;
   /** Pino or anything with `info/warn/error(obj, msg)`. Silent by default. */
-  logger?: StoreLogger | undefined;
+  logger?: MarketLogger | undefined;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean | undefined;
   /** Clock for job due times and leases; default the database's `now()`. For tests. */

@@ -4,9 +4,8 @@
  * a transaction) and on the transaction's own connection (`tx`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { MarketStore, MarketTransaction } from '@bnpl-kit/core';
+import type { MarketLogger, MarketStore, MarketTransaction } from '@bnpl-kit/core';
 import type { Dialect, Queryable, SqlExecutor } from './executor/types.js';
-import type { StoreLogger } from './logger.js';
 import { type MigrationResult, migrate, migrationsApplied } from './migrations/migrate.js';
 import { type JobContext, type JobOps, jobOps } from './repositories/jobs.js';
 import {
@@ -55,7 +54,7 @@ export interface Store extends MarketStore<StoreTransaction>, StoreOperations {
 
 export interface StoreContext {
   executor: SqlExecutor;
-  logger: StoreLogger;
+  logger: MarketLogger;
   jobs: JobContext;
   schema: string | undefined;
 }

@@ -1,4 +1,5 @@
-import { forwardSourcesOf, type OrderStatus, type WebhookEventEffect } from '@bnpl-kit/core';
+import type { OrderStatus, WebhookEventEffect } from '@bnpl-kit/core';
+import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/index.js';
 import { backends, type TestDatabase, unique } from './helpers/backends.js';

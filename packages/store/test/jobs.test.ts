@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobBackoffMs, type Store } from '../src/index.js';
+import type { Store } from '../src/index.js';
+import { jobBackoffMs } from '../src/repositories/jobs.js';
 import { backends, manualClock, type TestDatabase, unique } from './helpers/backends.js';
 
 describe('jobBackoffMs', () => {

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgExecutor } from '../src/executor/pg.js';
 import { createPgliteExecutor } from '../src/executor/pglite.js';
 import type { SqlExecutor } from '../src/executor/types.js';
-import { EMBEDDED_MIGRATIONS, migrationChecksum, type StoreLogger } from '../src/index.js';
-import { migrate, migrationsApplied } from '../src/migrations/migrate.js';
+import { EMBEDDED_MIGRATIONS } from '../src/migrations/embedded.js';
+import { migrate, migrationChecksum, migrationsApplied } from '../src/migrations/migrate.js';
 import {
   backends,
   randomSchemaName,
@@ -114,7 +115,7 @@ const executors: {
             const executor = createPgExecutor({
               connectionString: postgresUrl,
               schema,
-              logger: { info() {}, warn() {}, error() {} },
+              logger: silentLogger,
             });
             return {
               executor,
@@ -132,7 +133,8 @@ const executors: {
 
 describe.each(executors)('the migration runner on $name', ({ open }) => {
   const logs: { level: string; obj: object; msg?: string }[] = [];
-  const logger: StoreLogger = {
+  const logger: MarketLogger = {
+    debug: (obj, msg) => logs.push({ level: 'debug', obj, ...(msg === undefined ? {} : { msg }) }),
     info: (obj, msg) => logs.push({ level: 'info', obj, ...(msg === undefined ? {} : { msg }) }),
     warn: (obj, msg) => logs.push({ level: 'warn', obj, ...(msg === undefined ? {} : { msg }) }),
     error: (obj, msg) => logs.push({ level: 'error', obj, ...(msg === undefined ? {} : { msg }) }),

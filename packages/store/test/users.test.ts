@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken, type Store } from '../src/index.js';
+import type { Store } from '../src/index.js';
+import { hashSessionToken } from '../src/repositories/users.js';
 import { backends, type TestDatabase, unique } from './helpers/backends.js';
 
 const profile = {

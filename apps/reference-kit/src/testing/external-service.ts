@@ -3,8 +3,10 @@
  * (several market instances, or a market process that is killed and restarted), and the
  * environment such a market needs to talk to it.
  */
-import { encodeWebhookEvent, type KnownWebhookEvent } from '@bnpl-kit/core';
+
+import type { KnownWebhookEvent } from '@bnpl-kit/core';
 import { signWebhook } from '@bnpl-kit/core/testing';
+import { encodeWebhookEvent } from '@bnpl-kit/core/wire';
 import { type SandboxServer, startSandboxServer } from '@bnpl-kit/sandbox';
 import { generateSigningKey } from '../index.js';
 

@@ -1,24 +1,18 @@
 /**
- * Bounded polling: the tests wait for a condition (a webhook answered, a job done), never for a
- * fixed time. Each round does the real check; the short pause between rounds only spaces them out.
+ * `waitFor` for the reference servers' tests: core's `pollUntil`, where `null` and `false` also
+ * mean "not yet" and the deadline defaults to 10 s. Never a fixed sleep.
  */
+import { pollUntil } from '@bnpl-kit/core/testing';
+
 export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   options: { what: string; timeoutMs?: number; intervalMs?: number },
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  let last: unknown;
-  for (;;) {
-    try {
+  return pollUntil(
+    async () => {
       const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const why = last instanceof Error ? ` (last error: ${last.message})` : '';
-      throw new Error(`Timed out waiting for ${options.what}${why}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
-  }
+      return value === null || value === false ? undefined : value;
+    },
+    { what: options.what, timeoutMs: options.timeoutMs ?? 10_000, intervalMs: options.intervalMs ?? 25 },
+  );
 }

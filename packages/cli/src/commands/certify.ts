@@ -17,12 +17,12 @@ import {
   checksFor,
   formatReport,
   formatTextReport,
-  type IntegrationMode,
   reportFormatFor,
   runContractSuite,
   startCertification,
   waitForHttp,
 } from '@bnpl-kit/contract-tests';
+import type { IntegrationMode } from '@bnpl-kit/core';
 import { CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type CliIO, type CommandModule, processIO } from '../index.js';
 

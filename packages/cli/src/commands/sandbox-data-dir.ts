@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { base64UrlEncode } from '@bnpl-kit/core';
+import { base64UrlEncode } from '@bnpl-kit/core/wire';
 import { generateApiKey, type SandboxRecordStore } from '@bnpl-kit/sandbox';
 
 const text = (value: unknown, min: number): value is string =>

@@ -4,7 +4,7 @@
  * admin API is, then serves until interrupted.
  */
 import { readFile } from 'node:fs/promises';
-import { base64UrlEncode } from '@bnpl-kit/core';
+import { base64UrlEncode } from '@bnpl-kit/core/wire';
 import {
   createPersistentSandbox,
   DEFAULT_ORGANIZATION_ID,

@@ -5,12 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import {
   createKeyring,
-  parseWebhookTimestamp,
   verifyWebhook,
   type WebhookFailureCode,
   WebhookVerificationError,
 } from '@bnpl-kit/core';
 import { signWebhook } from '@bnpl-kit/core/testing';
+import { parseWebhookTimestamp } from '@bnpl-kit/core/wire';
 import { CommanderError } from 'commander';
 import type { CommandModule } from '../index.js';
 

@@ -7,7 +7,7 @@ import { randomBytes } from '../util/bytes.js';
 import { commitmentKeyFor } from './names.js';
 import type { ClaimObject } from './types.js';
 
-export const COMMITMENT_BYTES = 32;
+const COMMITMENT_BYTES = 32;
 
 /** 32 random bytes as base64url: 43 characters. */
 export function generateCommitment(): string {

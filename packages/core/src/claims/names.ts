@@ -9,7 +9,7 @@ export function isStandardScope(scopeName: string): scopeName is StandardScope {
 }
 
 /** Qualifies a key with the organisation; a key that is already qualified is left alone. */
-export function qualifyKey(organizationId: string, key: string): string {
+function qualifyKey(organizationId: string, key: string): string {
   return key.startsWith(`${organizationId}:`) ? key : `${organizationId}:${key}`;
 }
 

@@ -17,7 +17,7 @@ import type { ClaimObject } from './types.js';
 const nonEmpty = z.string().min(1, { error: 'must not be empty' });
 const SCOPE_HASH = /^[A-Za-z0-9_-]{43}$/;
 
-export const claimTokenPayloadSchema = z.object({
+const claimTokenPayloadSchema = z.object({
   iat: z.number().int().nonnegative(),
   iss: nonEmpty,
   user_id: nonEmpty,

@@ -10,7 +10,7 @@ export const claimValueSchema = z.json();
 export type ClaimValue = z.infer<typeof claimValueSchema>;
 
 /** One scope's claims, including its commitment entry when commitments were requested. */
-export const scopeClaimsSchema = z.record(z.string().min(1), claimValueSchema);
+const scopeClaimsSchema = z.record(z.string().min(1), claimValueSchema);
 export type ScopeClaims = Record<string, ClaimValue>;
 
 export const claimObjectSchema = z.record(z.string().min(1), scopeClaimsSchema);
@@ -47,8 +47,6 @@ export const basicProfileSchema = z.object({
 });
 export type BasicProfile = z.input<typeof basicProfileSchema>;
 
-/** `{ [scopeKey]: { [claimKey]: value } }`; keys may be bare or already `<org>:`-qualified. */
-export const customScopeDataSchema = z.record(text, z.record(text, claimValueSchema));
 export type CustomScopeData = Record<string, Record<string, ClaimValue>>;
 
 export interface BuildClaimObjectInput {

@@ -66,7 +66,7 @@ export function readBodyDirectly(
  * sits on the function, not on the market object, so a wrapper that replaces `handle` (to add a
  * route, say) is never bypassed: its own function has no such property.
  */
-export const ANSWER = Symbol.for('bnpl-kit.answer');
+const ANSWER = Symbol.for('bnpl-kit.answer');
 
 export type Answerer = (request: Request, options?: { basePath?: string }) => Promise<MarketAnswer>;
 

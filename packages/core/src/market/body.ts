@@ -78,7 +78,7 @@ async function readBodyStream(request: Request, maxBytes: number): Promise<Uint8
 }
 
 /** `application/json`, optionally with parameters (`; charset=utf-8`), case-insensitive. */
-export function isJsonContentType(value: string | null): boolean {
+function isJsonContentType(value: string | null): boolean {
   if (value === null) return false;
   const semicolon = value.indexOf(';');
   const type = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();

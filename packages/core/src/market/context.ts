@@ -8,10 +8,10 @@ import { KitError } from '../errors.js';
 import type { ServiceClient } from '../service/types.js';
 import type { MarketAnswer } from './answer.js';
 import type { HookContext, MarketHooks, Principal, UnknownEventHandler } from './hooks.js';
+import type { TokenIntrospectionCache } from './introspection-cache.js';
 import type { MarketLogger } from './logger.js';
 import type { MarketConfig, MarketLimits, MarketPaths } from './options.js';
 import type { MarketStore, MarketTransaction } from './store.js';
-import type { TokenIntrospectionCache } from './token-cache.js';
 import type { WebhookKeySource } from './webhook-keys.js';
 
 export interface MarketDeps<Tx extends MarketTransaction = MarketTransaction> {

@@ -19,6 +19,7 @@ import {
   type RouteContext,
   type RouteHandler,
 } from './context.js';
+import { TokenIntrospectionCache } from './introspection-cache.js';
 import { consoleLogger, type MarketLogger } from './logger.js';
 import {
   type CreateMarketOptions,
@@ -29,13 +30,12 @@ import {
   type MarketPaths,
 } from './options.js';
 import { type Route, Router } from './router.js';
+import { bnplRedirect, demoUser } from './routes/browser.js';
 import { pushClaims } from './routes/claims.js';
-import { bnplRedirect, demoUser } from './routes/misc.js';
 import { filterOffersRoute } from './routes/offers.js';
 import { cancelOrder, createOrder, disburseOrder, getOrderStatus } from './routes/orders.js';
 import { webhook } from './routes/webhook.js';
 import type { MarketTransaction } from './store.js';
-import { TokenIntrospectionCache } from './token-cache.js';
 import { fetchedKeys, staticKeys } from './webhook-keys.js';
 
 export interface HandleOptions {

@@ -7,7 +7,7 @@
  * `createMarket` refuses to start without them. A hook may throw a `KitError` to answer with that
  * problem (e.g. `user_not_found`); anything else it throws becomes a 500 that hides the details.
  */
-import type { ClaimObject } from '../claims/index.js';
+import type { ClaimObject } from '../claims/types.js';
 import type { KnownWebhookEvent, UnknownEvent } from '../models/events.js';
 import type { Invoice } from '../models/order.js';
 import type { TransitionResult } from '../models/status.js';

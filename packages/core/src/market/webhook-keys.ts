@@ -23,7 +23,7 @@ export function staticKeys(publicKeys: string): WebhookKeySource {
   };
 }
 
-export const KEY_REFRESH_INTERVAL_MS = 60_000;
+const KEY_REFRESH_INTERVAL_MS = 60_000;
 
 export function fetchedKeys(service: ServiceClient, entityId: string, now: () => number): WebhookKeySource {
   let keyring: Promise<Keyring> | undefined;

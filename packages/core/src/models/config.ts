@@ -47,7 +47,7 @@ export function databaseUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-export const envSchema = z.object({
+const envSchema = z.object({
   MODE: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).default('sandbox'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_ID: optionalText,

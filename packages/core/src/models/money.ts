@@ -6,19 +6,19 @@ import { z } from 'zod';
 import { KitError } from '../errors.js';
 import { field, wireObject } from './wire.js';
 
-export const CURRENCIES = ['VND'] as const;
+const CURRENCIES = ['VND'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
-export const MAX_AMOUNT_DIGITS = 15;
+const MAX_AMOUNT_DIGITS = 15;
 
-export const amountValueSchema = z
+const amountValueSchema = z
   .string({ error: 'must be a string of digits, e.g. "150000"' })
   .regex(/^(0|[1-9][0-9]*)$/, {
     error: 'must be ASCII digits with no sign, decimal point, spaces or leading zeros (e.g. "150000")',
   })
   .max(MAX_AMOUNT_DIGITS, { error: `must have at most ${MAX_AMOUNT_DIGITS} digits` });
 
-export const currencySchema = z.enum(CURRENCIES, { error: 'currency must be "VND", the only one in use' });
+const currencySchema = z.enum(CURRENCIES, { error: 'currency must be "VND", the only one in use' });
 
 export const amountCodec = wireObject({
   value: field('value', amountValueSchema),
@@ -39,7 +39,7 @@ export function toBigInt(a: Amount): bigint {
   return BigInt(a.value);
 }
 
-export function sameCurrency(a: Amount, b: Amount): boolean {
+function sameCurrency(a: Amount, b: Amount): boolean {
   return a.currency === b.currency;
 }
 
@@ -51,8 +51,4 @@ export function addAmounts(a: Amount, b: Amount): Amount {
 
 export function multiplyAmount(a: Amount, quantity: number | bigint): Amount {
   return amount(toBigInt(a) * BigInt(quantity), a.currency);
-}
-
-export function amountsEqual(a: Amount, b: Amount): boolean {
-  return a.currency === b.currency && a.value === b.value;
 }

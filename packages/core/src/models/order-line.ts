@@ -3,7 +3,7 @@ import { amountCodec, toBigInt } from './money.js';
 import { httpUrl, safeText } from './text.js';
 import { field, nested, wireObject } from './wire.js';
 
-export const MEASUREMENT_UNITS = ['EACH'] as const;
+const MEASUREMENT_UNITS = ['EACH'] as const;
 
 const text255 = safeText();
 

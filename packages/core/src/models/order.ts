@@ -65,8 +65,6 @@ export const orderRecordCodec = wireObject({
   status: field('status', orderStatusSchema),
   serviceStatus: field('service_status', serviceStatus),
 });
-export type OrderRecord = z.output<typeof orderRecordCodec.schema>;
-
 /** `GET /v1/orders/service/:id` response body (WIRE §5). */
 export const orderStatusInfoCodec = wireObject({
   id: field('id', z.string().min(1)),
@@ -76,8 +74,6 @@ export const orderStatusInfoCodec = wireObject({
   updatedAt: field('updated_at', z.string()),
   serviceStatus: field('service_status', serviceStatus),
 });
-export type OrderStatusInfo = z.output<typeof orderStatusInfoCodec.schema>;
-
 /** Cancel and disburse answer `202 { id, status }`. */
 export const orderActionResultCodec = wireObject({
   id: field('id', z.string().min(1)),

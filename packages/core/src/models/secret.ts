@@ -4,7 +4,7 @@
  * needs the value calls `reveal()`, which is easy to grep for.
  */
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 export class Secret {
   readonly #value: string;

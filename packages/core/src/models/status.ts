@@ -47,8 +47,6 @@ const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   CANCELED: [],
 };
 
-export const FINAL_STATUSES: readonly OrderStatus[] = ['PAID', 'CANCELED'];
-
 export function isFinalStatus(status: OrderStatus): boolean {
   return NEXT[status].length === 0;
 }
@@ -63,7 +61,7 @@ export function isDirectTransition(from: OrderStatus, to: OrderStatus): boolean 
  * of order (PAID before APPROVED); accepting any reachable status, and ignoring everything else, makes
  * the stored status converge on the latest real one whatever the delivery order.
  */
-export function isForwardMove(from: OrderStatus, to: OrderStatus): boolean {
+function isForwardMove(from: OrderStatus, to: OrderStatus): boolean {
   const seen = new Set<OrderStatus>();
   const queue: OrderStatus[] = [...NEXT[from]];
   while (queue.length > 0) {

@@ -102,7 +102,7 @@ export function wireObject<S extends Shape>(shape: S, options: WireObjectOptions
 }
 
 /** `['order_lines', 0, 'subtotal', 'value']` → `order_lines[0].subtotal.value`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;

@@ -24,7 +24,7 @@
 import { z } from 'zod';
 import { compareNumeric, isNumeric } from './compare.js';
 
-export const LEAF_CONDITION_KINDS = [
+const LEAF_CONDITION_KINDS = [
   'EQUALITY_CONDITION',
   'LARGER_THAN_CONDITION',
   'LARGER_THAN_OR_EQUAL_CONDITION',
@@ -33,10 +33,8 @@ export const LEAF_CONDITION_KINDS = [
   'CONTAIN_CONDITION',
   'IN_RANGE_CONDITION',
 ] as const;
-export const CONDITION_KINDS = ['AND_CONDITION', ...LEAF_CONDITION_KINDS] as const;
-export type ConditionKind = (typeof CONDITION_KINDS)[number];
-
-export const ORDERING_KINDS = [
+const CONDITION_KINDS = ['AND_CONDITION', ...LEAF_CONDITION_KINDS] as const;
+const ORDERING_KINDS = [
   'LARGER_THAN_CONDITION',
   'LARGER_THAN_OR_EQUAL_CONDITION',
   'LESS_THAN_CONDITION',
@@ -56,7 +54,7 @@ const numeric = z.union([z.number(), z.string().refine(isNumeric, { error: NUMER
   error: NUMERIC_MESSAGE,
 });
 
-export const claimRefSchema = z.union(
+const claimRefSchema = z.union(
   [name, z.looseObject({ name, scope: z.union([name, z.looseObject({ name })]).optional() })],
   { error: 'must be a claim key or an object with the claim "name"' },
 );

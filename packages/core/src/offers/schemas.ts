@@ -38,14 +38,12 @@ export const filterOffersRequestSchema = z
 export type FilterOffersRequest = z.output<typeof filterOffersRequestSchema>;
 export type FilterOffersRequestInput = z.input<typeof filterOffersRequestSchema>;
 
-export const evaluationResultSchema = z.object({
+const evaluationResultSchema = z.object({
   rank: z.number().int().nonnegative(),
   used_scopes: z.array(z.string()),
   requested_scopes: z.array(z.string()),
 });
-export type EvaluationResultWire = z.infer<typeof evaluationResultSchema>;
-
-export const evaluatedOfferSchema = z.looseObject({
+const evaluatedOfferSchema = z.looseObject({
   code: z.string().min(1),
   evaluation_result: evaluationResultSchema.extend({ rank: z.number().int().positive() }),
 });

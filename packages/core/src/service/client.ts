@@ -5,11 +5,13 @@
  * once, so market code only sees models and `KitError`s.
  */
 
+import type { z } from 'zod';
 import { KitError } from '../errors.js';
 import { isSecret, type Secret } from '../models/secret.js';
 import { issuesOf } from '../models/wire.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
+import { AccessTokenCache } from './access-token-cache.js';
 import { headerSafe, idempotencyKeys } from './idempotency.js';
 import { isPrevalidated } from './prevalidated.js';
 import { defaultSleep, type RetryPolicy, withRetries } from './retry.js';
@@ -21,9 +23,11 @@ import {
   SERVICE_ROUTES,
   type ServiceOperation,
 } from './routes.js';
-import { TokenCache } from './token-cache.js';
 import { exchange, UnauthorizedAnswer } from './transport.js';
-import type { CallOptions, ServiceClient, ServiceOrder, TokenIntrospection } from './types.js';
+import type { CallOptions, ServiceClient } from './types.js';
+
+/** What a route's response codec decodes the envelope's `data` into. */
+type ResponseOf<Op extends ServiceOperation> = z.output<(typeof SERVICE_ROUTES)[Op]['response']['schema']>;
 
 export interface ServiceClientOptions {
   /** The service base URL (`SERVICE_API_URL`), e.g. `https://sandbox.example/api`; paths are appended. */
@@ -47,7 +51,7 @@ export interface ServiceClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
+const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
 
 const HEADER_VALUE = /^[\x21-\x7E]+$/;
 
@@ -108,11 +112,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return `${baseUrl}${buildServicePath(route.path, input.params ?? {})}${query}`;
   }
 
-  async function send(
-    operation: ServiceOperation,
+  async function send<Op extends ServiceOperation>(
+    operation: Op,
     input: CallInput,
     authorization: Record<string, string>,
-  ): Promise<unknown> {
+  ): Promise<ResponseOf<Op>> {
     const route: RouteDefinition = SERVICE_ROUTES[operation];
     const body = encodeBody(operation, route, input.body);
     const headers: Record<string, string> = { Accept: 'application/json', ...authorization };
@@ -123,6 +127,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     if (!route.idempotent && key !== undefined) {
       headers[IDEMPOTENCY_KEY_HEADER] = HEADER_VALUE.test(key) ? key : headerSafe(key);
     }
+    // `exchange` validated `data` with this route's response codec, so it is that codec's output.
     return withRetries(policy, route.idempotent, input.options?.signal, () =>
       exchange({
         operation,
@@ -134,15 +139,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         signal: input.options?.signal,
         fetch: doFetch,
       }),
-    );
+    ) as Promise<ResponseOf<Op>>;
   }
 
-  const tokens = new TokenCache(async () => {
+  const tokens = new AccessTokenCache(async () => {
     try {
-      const data = (await send('token', {}, { [API_KEY_HEADER]: apiKey })) as {
-        accessToken: string;
-        expiresIn: number;
-      };
+      const data = await send('token', {}, { [API_KEY_HEADER]: apiKey });
       return { value: data.accessToken, expiresInSeconds: data.expiresIn };
     } catch (error) {
       throw error instanceof UnauthorizedAnswer ? error.kitError : error;
@@ -150,7 +152,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }, now);
 
   /** A bearer call; a 401 renews the token once (another caller may already have). */
-  async function call(operation: ServiceOperation, input: CallInput): Promise<unknown> {
+  async function call<Op extends ServiceOperation>(operation: Op, input: CallInput): Promise<ResponseOf<Op>> {
     for (let attempt = 0; ; attempt++) {
       const token = await tokens.get();
       try {
@@ -165,30 +167,30 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   return {
     async createOrder(order, options) {
-      return (await call('createOrder', {
+      return call('createOrder', {
         body: order,
         idempotencyKey: idempotencyKeys.createOrder(order.referenceId),
         ...(options && { options }),
-      })) as ServiceOrder;
+      });
     },
     async getOrder(id, options) {
-      return (await call('getOrder', { params: { id }, ...(options && { options }) })) as ServiceOrder;
+      return call('getOrder', { params: { id }, ...(options && { options }) });
     },
     async cancelOrder(id, options) {
-      return (await call('revertOrder', {
+      return call('revertOrder', {
         params: { id },
         body: {},
         idempotencyKey: idempotencyKeys.revertOrder(id),
         ...(options && { options }),
-      })) as ServiceOrder;
+      });
     },
     async disburseOrder(id, input, options) {
-      return (await call('disburseOrder', {
+      return call('disburseOrder', {
         params: { id },
         body: input,
         idempotencyKey: idempotencyKeys.disburseOrder(id),
         ...(options && { options }),
-      })) as ServiceOrder;
+      });
     },
     async pushClaimTokens(credifyId, claimTokens, options) {
       await call('pushClaimTokens', {
@@ -199,23 +201,20 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       });
     },
     async getSigningPublicKey(entityId, options) {
-      const data = (await call('getPublicKey', {
+      const data = await call('getPublicKey', {
         query: { entity_id: entityId },
         ...(options && { options }),
-      })) as { signing: string };
+      });
       return data.signing;
     },
     async introspectToken(token, scope, options) {
-      return (await call('introspectToken', {
+      return call('introspectToken', {
         body: { token, scope },
         ...(options && { options }),
-      })) as TokenIntrospection;
+      });
     },
     async checkAvailability(input, options) {
-      const data = (await call('checkAvailability', { body: input, ...(options && { options }) })) as {
-        offers: Record<string, unknown>[];
-        credifyId?: string;
-      };
+      const data = await call('checkAvailability', { body: input, ...(options && { options }) });
       return { offers: data.offers, credifyId: data.credifyId };
     },
   };

@@ -15,7 +15,7 @@ export interface RetryPolicy {
 }
 
 /** "Full jitter" (AWS architecture blog): a uniform delay in [0, min(max, base·2^n)). */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.floor(policy.random() * ceiling);
 }

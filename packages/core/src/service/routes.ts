@@ -20,7 +20,7 @@ const text255 = z
   .max(255, { error: 'must be at most 255 characters' });
 const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
 
-export const paymentRecipientCodec = wireObject({
+const paymentRecipientCodec = wireObject({
   type: field('type', text255),
   id: field('id', text255),
 });
@@ -67,14 +67,14 @@ export const createOrderRequestCodec = {
   encode: createOrderBaseCodec.encode,
 };
 
-export const emptyBodyCodec = wireObject({});
+const emptyBodyCodec = wireObject({});
 
-export const accessTokenCodec = wireObject({
+const accessTokenCodec = wireObject({
   accessToken: field('access_token', z.string().min(1)),
   expiresIn: field('expires_in', z.number().int().positive()),
 });
 
-export const pushClaimTokensRequestCodec = wireObject({
+const pushClaimTokensRequestCodec = wireObject({
   claimTokens: field(
     'claim_tokens',
     z
@@ -84,16 +84,16 @@ export const pushClaimTokensRequestCodec = wireObject({
   ),
 });
 
-export const publicKeyCodec = wireObject({
+const publicKeyCodec = wireObject({
   signing: field('signing', z.string().min(1)),
 });
 
-export const introspectRequestCodec = wireObject({
+const introspectRequestCodec = wireObject({
   token: field('token', z.string().min(1)),
   scope: field('scope', z.string().default('')),
 });
 
-export const introspectionCodec = wireObject({
+const introspectionCodec = wireObject({
   active: field('active', z.boolean()),
   // RFC 7662: an inactive token's answer may carry nothing but `active`.
   scope: field('scope', z.string().default('')),
@@ -102,7 +102,7 @@ export const introspectionCodec = wireObject({
   sub: field('sub', z.string().optional()),
 });
 
-export const availabilityRequestCodec = wireObject({
+const availabilityRequestCodec = wireObject({
   localId: field('local_id', text255),
   credifyId: field('credify_id', text255.optional()),
   phoneNumber: field('phone_number', z.string().max(32).optional()),
@@ -110,7 +110,7 @@ export const availabilityRequestCodec = wireObject({
   productTypes: field('product_types', z.array(z.string().min(1)).max(20).default([])),
 });
 
-export const availabilityResponseCodec = wireObject({
+const availabilityResponseCodec = wireObject({
   offers: field('offers', z.array(z.record(z.string(), z.unknown()))),
   credifyId: field('credify_id', z.string().min(1).optional()),
 });
@@ -287,18 +287,18 @@ export function findServiceRoute(
 export const envelopeErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type EnvelopeError = z.infer<typeof envelopeErrorSchema>;
 
-export const failureEnvelopeSchema = z.object({
+const failureEnvelopeSchema = z.object({
   success: z.literal(false),
   errors: z.array(envelopeErrorSchema),
 });
 
 /** `{ success: true, data }`; `data` is checked separately so its issues carry `data.` paths. */
-export const successEnvelopeSchema = z.object({ success: z.literal(true), data: z.unknown() });
+const successEnvelopeSchema = z.object({ success: z.literal(true), data: z.unknown() });
 
 export const envelopeSchema = z.discriminatedUnion('success', [successEnvelopeSchema, failureEnvelopeSchema]);
 
 /** Error codes the service (and the sandbox) put in failure envelopes. */
-export const SERVICE_ERROR_CODES = [
+const SERVICE_ERROR_CODES = [
   'UNAUTHENTICATED',
   'FORBIDDEN',
   'NOT_FOUND',

@@ -13,7 +13,8 @@ export type WebhookBody = Uint8Array | ArrayBuffer | ArrayBufferView | string;
 
 const encoder = new TextEncoder();
 
-export const RAW_BODY_HELP =
+/** For callers of `verifyWebhook` directly; each adapter exports its own framework's `RAW_BODY_HELP`. */
+export const VERIFIER_RAW_BODY_HELP =
   'Pass the raw request bytes, not a parsed object. ' +
   "Express: use express.raw({ type: 'application/json' }) on the webhook route (req.body is then a Buffer), " +
   'or keep the bytes with express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }) and pass req.rawBody. ' +
@@ -51,7 +52,7 @@ export function rawBodyBytes(body: unknown, maxBytes: number): Uint8Array {
           : `a ${typeof body}`;
     throw new WebhookVerificationError(
       'payload_not_raw',
-      `The webhook body given to the verifier is ${what}, not the raw bytes that were signed. ${RAW_BODY_HELP}`,
+      `The webhook body given to the verifier is ${what}, not the raw bytes that were signed. ${VERIFIER_RAW_BODY_HELP}`,
     );
   }
   if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes);

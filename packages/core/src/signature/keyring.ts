@@ -144,7 +144,7 @@ export function createKeyring(input: PublicKeysInput, options: KeyringOptions = 
   );
 }
 
-export function isKeyring(value: unknown): value is Keyring {
+function isKeyring(value: unknown): value is Keyring {
   return typeof value === 'object' && value !== null && (value as { [KEYRING]?: unknown })[KEYRING] === true;
 }
 

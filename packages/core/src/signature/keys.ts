@@ -5,7 +5,7 @@
  * parses a key.
  */
 import { KitError } from '../errors.js';
-import { base64UrlDecode, base64UrlEncode } from '../util/base64url.js';
+import { base64UrlDecode } from '../util/base64url.js';
 
 // DER prefixes for Ed25519 (RFC 8410): the key bytes are always the last 32 bytes.
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -112,8 +112,4 @@ export function seedToPkcs8Der(seed: Uint8Array): Uint8Array {
 
 export function seedToPkcs8Pem(seed: Uint8Array): string {
   return `-----BEGIN PRIVATE KEY-----\n${encodeStandardBase64(seedToPkcs8Der(seed))}\n-----END PRIVATE KEY-----\n`;
-}
-
-export function publicKeyToBase64Url(publicKey: Uint8Array): string {
-  return base64UrlEncode(publicKey);
 }

@@ -25,7 +25,8 @@ async function freshCore() {
   vi.resetModules();
   const core = await import('../../src/index.js');
   const testing = await import('../../src/testing.js');
-  return { ...core, ...testing };
+  const { hasWebCryptoEd25519 } = await import('../../src/signature/ed25519.js');
+  return { ...core, ...testing, hasWebCryptoEd25519 };
 }
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { type WebhookFailureCode, WebhookVerificationError } from '../../src/index.js';
-import { signWebhook } from '../../src/testing.js';
+import { kitErrorOf, signWebhook } from '../../src/testing.js';
 import rfc8032 from '../fixtures/rfc8032.json' with { type: 'json' };
 import vectors from '../fixtures/webhook-and-claims.json' with { type: 'json' };
 
@@ -38,10 +38,7 @@ export function reasonOf(code: WebhookFailureCode): string {
 
 /** The verification error a promise rejects with; fails the test if it resolves or throws something else. */
 export async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error = await kitErrorOf(promise);
   expect(error).toBeInstanceOf(WebhookVerificationError);
   return error as WebhookVerificationError;
 }

@@ -2,19 +2,17 @@ import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVeri
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createKeyring, verifyWebhook, WebhookVerificationError } from '../../src/index.js';
+import { sha256Base64UrlWebCrypto, webhookBodyDigest } from '../../src/signature/digest.js';
+import { decodeSignature, encodeMessage } from '../../src/signature/encoding.js';
+import { seedToPkcs8Der } from '../../src/signature/keys.js';
+import { ed25519PublicKey, ed25519Sign, signWebhook } from '../../src/testing.js';
 import {
   base64UrlDecode,
   base64UrlEncode,
-  createKeyring,
   formatWebhookTimestamp,
   parseWebhookTimestamp,
-  seedToPkcs8Der,
-  verifyWebhook,
-  WebhookVerificationError,
-} from '../../src/index.js';
-import { sha256Base64UrlWebCrypto, webhookBodyDigest } from '../../src/signature/digest.js';
-import { decodeSignature, encodeMessage } from '../../src/signature/encoding.js';
-import { ed25519PublicKey, ed25519Sign, signWebhook } from '../../src/testing.js';
+} from '../../src/wire.js';
 import { BACKENDS, vectors } from './helpers.js';
 
 const SIGNED_AT = '2026-11-21T10:00:00Z';

@@ -1,9 +1,11 @@
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as main from '../../src/index.js';
-import { createKeyring, parseSigningKey, verifyWebhook } from '../../src/index.js';
+import { createKeyring, verifyWebhook } from '../../src/index.js';
 import * as testing from '../../src/testing.js';
 import { ed25519Sign, generateKeyPair, signWebhook } from '../../src/testing.js';
+import * as wire from '../../src/wire.js';
+import { parseSigningKey } from '../../src/wire.js';
 import { BODY, hex, rfc8032, URL, vectors } from './helpers.js';
 
 describe('signWebhook', () => {
@@ -36,7 +38,7 @@ describe('signWebhook', () => {
     // Same key, message and body as the first shared vector: Ed25519 is deterministic.
     expect(signed.headers.Signature).toBe(vectors.webhook_cases[0]!.headers.Signature);
     expect(signed.message).toBe(
-      `POST\n${URL}\nevt_0001\n2026-11-21T10:00:00Z\n${await main.webhookBodyDigest(BODY)}`,
+      `POST\n${URL}\nevt_0001\n2026-11-21T10:00:00Z\n${await wire.webhookBodyDigest(BODY)}`,
     );
   });
 
@@ -110,9 +112,13 @@ describe('generateKeyPair', () => {
     );
 
     const signed = await signWebhook({ url: URL, body: BODY, signingKey: pair.privateKeyPem });
-    await expect(
-      verifyWebhook({ url: URL, headers: signed.headers, body: signed.body }, { keys: pair.publicKey }),
-    ).resolves.toBeDefined();
+    const verified = await verifyWebhook(
+      { url: URL, headers: signed.headers, body: signed.body },
+      { keys: pair.publicKey },
+    );
+    expect(verified.eventId).toBe(signed.headers['X-Event-Id']);
+    expect(verified.keyIndex).toBe(0);
+    expect(new TextDecoder().decode(verified.body)).toBe(BODY);
     expect((await generateKeyPair()).publicKey).not.toBe(pair.publicKey);
   });
 });
@@ -131,19 +137,17 @@ describe('ed25519Sign', () => {
 });
 
 describe('entry points', () => {
-  it('keeps signing code out of the main entry', () => {
-    for (const name of Object.keys(testing)) expect(main).not.toHaveProperty(name);
+  it('keeps signing code out of the main and wire entries', () => {
+    for (const name of Object.keys(testing)) {
+      expect(main).not.toHaveProperty(name);
+      expect(wire).not.toHaveProperty(name);
+    }
   });
 
   it('exports the verification API from the main entry', () => {
-    for (const name of [
-      'verifyWebhook',
-      'createKeyring',
-      'Keyring',
-      'WebhookVerificationError',
-      'webhookMessage',
-    ]) {
+    for (const name of ['verifyWebhook', 'createKeyring', 'Keyring', 'WebhookVerificationError']) {
       expect(main).toHaveProperty(name);
     }
+    expect(wire).toHaveProperty('webhookMessage');
   });
 });

@@ -1,18 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import {
   createKeyring,
-  DEFAULT_MAX_BODY_BYTES,
   KitError,
-  publicKeyToPem,
-  RAW_BODY_HELP,
+  type VerifiedWebhook,
   verifyWebhook,
   WebhookVerificationError,
 } from '../../src/index.js';
+import { VERIFIER_RAW_BODY_HELP } from '../../src/signature/body.js';
+import { publicKeyToPem } from '../../src/signature/keys.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/signature/message.js';
 import { generateKeyPair, signWebhook } from '../../src/testing.js';
 import { BACKENDS, BODY, NOW, rejection, SIGNED_AT, signedWebhook, URL, vectors } from './helpers.js';
 
 const keys = createKeyring(vectors.public_key);
 const at = (iso: string) => new Date(iso);
+
+/** A verified delivery names the event, the key that matched and the exact bytes that were signed. */
+async function expectVerified(
+  verifying: Promise<VerifiedWebhook>,
+  expected: { eventId?: string | undefined; keyIndex?: number; body?: string } = {},
+): Promise<void> {
+  const verified = await verifying;
+  expect(verified.eventId).toBe(expected.eventId ?? 'evt_test');
+  expect(verified.keyIndex).toBe(expected.keyIndex ?? 0);
+  expect(new TextDecoder().decode(verified.body)).toBe(expected.body ?? BODY);
+}
 
 describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
   const options = { keys, now: NOW, backend } as const;
@@ -60,9 +72,9 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
 
     it('honours a custom tolerance, inclusively', async () => {
       const { request } = await signedWebhook();
-      await expect(
+      await expectVerified(
         verifyWebhook(request, { ...options, toleranceSeconds: 5, now: at('2026-11-21T10:00:05Z') }),
-      ).resolves.toBeDefined();
+      );
       const error = await rejection(
         verifyWebhook(request, { ...options, toleranceSeconds: 5, now: at('2026-11-21T10:00:06Z') }),
       );
@@ -71,7 +83,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
 
     it('accepts `now` as epoch milliseconds', async () => {
       const { request } = await signedWebhook();
-      await expect(verifyWebhook(request, { ...options, now: NOW.getTime() })).resolves.toBeDefined();
+      await expectVerified(verifyWebhook(request, { ...options, now: NOW.getTime() }));
     });
 
     it('checks the window before any signature work (an expired forgery is a timestamp error)', async () => {
@@ -89,15 +101,13 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
         const headers = Object.fromEntries(
           Object.entries(request.headers).map(([k, v]) => [transform(k), v]),
         );
-        await expect(verifyWebhook({ ...request, headers }, options)).resolves.toBeDefined();
+        await expectVerified(verifyWebhook({ ...request, headers }, options));
       }
     });
 
     it('accepts a Fetch Headers object', async () => {
       const { request } = await signedWebhook();
-      await expect(
-        verifyWebhook({ ...request, headers: new Headers(request.headers) }, options),
-      ).resolves.toBeDefined();
+      await expectVerified(verifyWebhook({ ...request, headers: new Headers(request.headers) }, options));
     });
 
     it('accepts Node IncomingHttpHeaders (lower-case names, single-element arrays)', async () => {
@@ -106,7 +116,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       for (const [k, v] of Object.entries(request.headers)) headers[k.toLowerCase()] = v;
       headers.signature = [request.headers.Signature!];
       headers['set-cookie'] = ['a=1', 'b=2'];
-      await expect(verifyWebhook({ ...request, headers }, options)).resolves.toBeDefined();
+      await expectVerified(verifyWebhook({ ...request, headers }, options));
     });
 
     it('refuses a repeated signature header instead of picking one', async () => {
@@ -229,7 +239,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       const parsed = JSON.parse(BODY) as Uint8Array;
       const error = await rejection(verifyWebhook({ ...request, body: parsed }, options));
       expect(error.code).toBe('payload_not_raw');
-      expect(error.message).toContain(RAW_BODY_HELP);
+      expect(error.message).toContain(VERIFIER_RAW_BODY_HELP);
       for (const hint of [
         "express.raw({ type: 'application/json' })",
         'verify',
@@ -250,7 +260,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
     it('refuses a body over the limit before anything else, and accepts one at the limit', async () => {
       const atLimit = `"${'x'.repeat(DEFAULT_MAX_BODY_BYTES - 2)}"`;
       const { request } = await signedWebhook({ body: atLimit });
-      await expect(verifyWebhook(request, options)).resolves.toBeDefined();
+      await expectVerified(verifyWebhook(request, options), { body: atLimit });
 
       const tooBig = new Uint8Array(DEFAULT_MAX_BODY_BYTES + 1);
       const error = await rejection(verifyWebhook({ url: URL, headers: {}, body: tooBig }, options));
@@ -264,9 +274,9 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       expect(
         (await rejection(verifyWebhook({ ...request, body: text }, { ...options, maxBodyBytes: 100 }))).code,
       ).toBe('payload_too_large');
-      await expect(
-        verifyWebhook({ ...request, body: text }, { ...options, maxBodyBytes: 120 }),
-      ).resolves.toBeDefined();
+      await expectVerified(verifyWebhook({ ...request, body: text }, { ...options, maxBodyBytes: 120 }), {
+        body: text,
+      });
     });
   });
 
@@ -293,7 +303,7 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       expect((await rejection(verifyWebhook({ ...request, method: 'PUT' }, options))).code).toBe(
         'signature_invalid',
       );
-      await expect(verifyWebhook({ ...request, method: 'post' }, options)).resolves.toBeDefined();
+      await expectVerified(verifyWebhook({ ...request, method: 'post' }, options));
     });
 
     it('rejects the right signature under another key', async () => {
@@ -329,16 +339,17 @@ describe.each(BACKENDS)('verifyWebhook (%s)', (backend) => {
       const other = await generateKeyPair();
       const { request } = await signedWebhook();
       const raw = Uint8Array.from(Buffer.from(vectors.public_key, 'base64url'));
-      for (const input of [
-        `${other.publicKey}, ${vectors.public_key}`,
-        `${other.publicKeyPem},${vectors.public_key_pem}`,
-        [other.publicKeyPem, vectors.public_key],
-        raw,
-        [raw],
-        publicKeyToPem(raw),
-        publicKeyToPem(raw).replaceAll('\n', '\\n'),
-      ]) {
-        await expect(verifyWebhook(request, { ...options, keys: input })).resolves.toBeDefined();
+      // The other key comes first in the lists, so the match is key 1 there.
+      for (const [input, keyIndex] of [
+        [`${other.publicKey}, ${vectors.public_key}`, 1],
+        [`${other.publicKeyPem},${vectors.public_key_pem}`, 1],
+        [[other.publicKeyPem, vectors.public_key], 1],
+        [raw, 0],
+        [[raw], 0],
+        [publicKeyToPem(raw), 0],
+        [publicKeyToPem(raw).replaceAll('\n', '\\n'), 0],
+      ] as const) {
+        await expectVerified(verifyWebhook(request, { ...options, keys: input }), { keyIndex });
       }
     });
 
@@ -389,9 +400,9 @@ describe('verifyWebhook options', () => {
 
   it('uses the clock when `now` is not given', async () => {
     const signed = await signWebhook({ url: URL, body: BODY, signingKey: vectors.signing_key_pkcs8_pem });
-    await expect(
-      verifyWebhook({ url: URL, headers: signed.headers, body: signed.body }, { keys }),
-    ).resolves.toBeDefined();
+    await expectVerified(verifyWebhook({ url: URL, headers: signed.headers, body: signed.body }, { keys }), {
+      eventId: signed.headers['X-Event-Id'],
+    });
   });
 
   it('returns problem documents that name the code and never leak a stack', async () => {

@@ -3,7 +3,8 @@
  * person with curl or a test in any language can drive the sandbox. Plain JSON in and out (snake_case),
  * failures as RFC 9457 problems. Optional `adminToken` guards it (`Authorization: Bearer <token>`).
  */
-import { KitError, matchServicePath, problemResponse } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { matchServicePath, problemResponse } from '@bnpl-kit/core/wire';
 import { autoScenarioView } from '../auto.js';
 import { json, readJson, ServiceFailure } from '../http.js';
 import type { Sandbox } from '../sandbox.js';

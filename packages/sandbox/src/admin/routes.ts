@@ -2,7 +2,8 @@
  * The admin API's routes: the "dashboard" settings and the provider's buttons, plus records to read
  * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
  */
-import { KitError, parseWire } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
 import { faultFromJson, faultJsonSchema } from '../faults.js';

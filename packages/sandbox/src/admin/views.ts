@@ -1,5 +1,7 @@
 /** snake_case views of the sandbox's records for the admin API (every JSON body on the wire is snake_case). */
-import { amountCodec, type Invoice, invoiceCodec, orderLineCodec } from '@bnpl-kit/core';
+
+import type { Invoice } from '@bnpl-kit/core';
+import { amountCodec, invoiceCodec, orderLineCodec } from '@bnpl-kit/core/wire';
 import type { RecordedCall } from '../recorder.js';
 import type { ClaimTokenRecord, Disbursement, SandboxOrder, ServiceUser, Transaction } from '../state.js';
 import type { Delivery, DeliveryAttempt } from '../webhooks/types.js';

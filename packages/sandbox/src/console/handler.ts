@@ -6,7 +6,8 @@
  * served without the admin token; with one configured, the page asks for it and sends it as the
  * API wants (`Authorization: Bearer`). Same strict CSP as the hosted pages, never framed.
  */
-import { KitError, problemResponse, SERVICE_OPERATIONS } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { problemResponse, SERVICE_OPERATIONS } from '@bnpl-kit/core/wire';
 import { createNonce, htmlResponse } from '../pages/security.js';
 import { renderConsole } from './page.js';
 

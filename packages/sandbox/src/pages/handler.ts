@@ -3,7 +3,8 @@
  * `@bnpl-kit/web`'s protocol.ts), plus their own endpoints. GET routes answer HTML with a strict
  * CSP; the action routes answer JSON or RFC 9457 problems.
  */
-import { KitError, matchServicePath, problemResponse } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { matchServicePath, problemResponse } from '@bnpl-kit/core/wire';
 import type { Sandbox } from '../sandbox.js';
 import {
   approveAction,

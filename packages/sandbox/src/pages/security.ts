@@ -4,7 +4,7 @@
  * go to the page's own origin, and only the market's origin (the `origin` parameter, already
  * validated) may frame the page; without one the page is top-level only.
  */
-import { base64UrlEncode } from '@bnpl-kit/core';
+import { base64UrlEncode } from '@bnpl-kit/core/wire';
 
 export function createNonce(): string {
   return base64UrlEncode(crypto.getRandomValues(new Uint8Array(18)));

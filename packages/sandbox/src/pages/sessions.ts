@@ -4,7 +4,7 @@
  * Being a header, never a cookie, no other site can make a browser send it (no CSRF), and a token is
  * bound to what the page showed: one order, or one user's orders at one market.
  */
-import { base64UrlEncode } from '@bnpl-kit/core';
+import { base64UrlEncode } from '@bnpl-kit/core/wire';
 import type { Clock } from '../clock.js';
 
 export const PAGE_SESSION_HEADER = 'x-page-session';

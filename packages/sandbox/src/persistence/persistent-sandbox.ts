@@ -7,7 +7,8 @@
  * right after the call (`flush()` waits for them). The plain `createSandbox`
  * stays in memory, for tests and msw.
  */
-import { KitError, problemResponse } from '@bnpl-kit/core';
+import { KitError } from '@bnpl-kit/core';
+import { problemResponse } from '@bnpl-kit/core/wire';
 import { type Clock, isManualClock, systemClock } from '../clock.js';
 import type { SandboxOptions } from '../options.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';

@@ -1,6 +1,7 @@
 /** `SqlExecutor` on a `pg` connection pool, for a real PostgreSQL (`DATABASE_URL`). */
+
+import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
-import type { StoreLogger } from '../logger.js';
 import { isUnavailable, translateFault } from './pg-faults.js';
 import { preparedName } from './prepared.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
@@ -15,7 +16,7 @@ export interface PgExecutorOptions {
   connectTimeoutMs?: number | undefined;
   /** Longest a statement may run (server `statement_timeout`, and a client-side read timeout); default 15000. */
   statementTimeoutMs?: number | undefined;
-  logger: StoreLogger;
+  logger: MarketLogger;
 }
 
 /** A registered hot statement goes as a named prepared statement, anything else as given. */

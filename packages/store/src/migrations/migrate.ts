@@ -5,8 +5,8 @@
  * A failing migration rolls back every migration of that run.
  */
 import { createHash } from 'node:crypto';
+import type { MarketLogger } from '@bnpl-kit/core';
 import type { SqlExecutor } from '../executor/types.js';
-import type { StoreLogger } from '../logger.js';
 import { EMBEDDED_MIGRATIONS } from './embedded.js';
 import type { Migration } from './types.js';
 
@@ -23,7 +23,7 @@ export interface MigrationResult {
 export interface MigrateOptions {
   /** Schema to create and migrate; undefined means the connection's current schema. */
   schema?: string | undefined;
-  logger: StoreLogger;
+  logger: MarketLogger;
   migrations?: readonly Migration[];
 }
 

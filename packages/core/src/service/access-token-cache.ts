@@ -11,9 +11,9 @@ export interface AccessToken {
 }
 
 /** Renew 60 s before expiry (WIRE §6); a token that lives less than 2 min is renewed at half-life. */
-export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
-export class TokenCache {
+export class AccessTokenCache {
   #token: AccessToken | undefined;
   #inflight: Promise<string> | undefined;
   readonly #fetchToken: () => Promise<{ value: string; expiresInSeconds: number }>;

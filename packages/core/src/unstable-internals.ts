@@ -1,0 +1,11 @@
+/**
+ * `@bnpl-kit/core/unstable-internals`: what the framework adapters need beyond `./node`. No
+ * compatibility promise: these names change with the market handler (cf. tRPC's
+ * `unstable-core-do-not-import`). Do not import this from a market.
+ */
+
+// A framework's own error (a body parser's 413, a malformed URL) as the problem the market would answer.
+export { answerToResponse, problemAnswer } from './market/answer.js';
+// The raw-body hints, and the fast path reading a Node request's bytes and headers directly.
+export { bodyNotRawHelp, markBodyNotRaw, READ_BODY, READ_HEADER } from './market/body-hints.js';
+export { kitErrorOfFramework } from './market/framework-error.js';

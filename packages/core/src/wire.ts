@@ -1,0 +1,85 @@
+/**
+ * `@bnpl-kit/core/wire`: the protocol itself, for code that speaks it from the other side or checks
+ * it (the sandbox service, the contract tests, the CLI): wire codecs, the service route table shared
+ * by the client and the sandbox, the router, problem documents, claim tokens and signature parts.
+ * A market integrator should not need anything here; test/exports.test.ts pins the list.
+ */
+
+// Claims and offer filtering (WIRE.md §7).
+export {
+  allScopesHash,
+  allScopesHashInput,
+  CLAIM_SCOPE_HASH_MODES,
+  priorArtJson,
+} from './claims/all-scopes-hash.js';
+export { canonicalJson, scopeHash } from './claims/canonical.js';
+export { commitmentKeyFor, isStandardScope } from './claims/names.js';
+export {
+  buildClaimTokens,
+  type ClaimTokenPayload,
+  signClaimToken,
+  verifyClaimToken,
+} from './claims/token.js';
+export type { ClaimValue, ScopeClaims } from './claims/types.js';
+// RFC 9457 problem documents.
+export { PROBLEM_CONTENT_TYPE, type ProblemDocument, problemResponse } from './errors.js';
+// The router the market endpoints are served by.
+export { type Method, type Route, type RouteMatch, Router } from './market/router.js';
+// Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.
+export { encodeWebhookEvent, isUnknownEvent, parseWebhookEvent } from './models/events.js';
+export { amountCodec } from './models/money.js';
+export { invoiceCodec, orderCreateRequestCodec } from './models/order.js';
+export { orderLineCodec } from './models/order-line.js';
+export {
+  forwardSourcesOf,
+  knownOrderStatus,
+  type ServiceOrderStatus,
+  type TransitionResult,
+  transition,
+} from './models/status.js';
+export { unstorableReason } from './models/text.js';
+export { field, issuesOf, parseWire, type WireCodec, type WireField, wireObject } from './models/wire.js';
+export { filterOffers } from './offers/filter.js';
+export { type FilterOffersResponse, filterOffersResponseSchema } from './offers/schemas.js';
+// The service API: one route table for the client and the sandbox.
+export { idempotencyKeys } from './service/idempotency.js';
+export {
+  API_KEY_HEADER,
+  buildServicePath,
+  CLAIM_PROVIDER_PERMISSION,
+  type EnvelopeError,
+  failureEnvelope,
+  findServiceRoute,
+  type HttpMethod,
+  IDEMPOTENCY_KEY_HEADER,
+  matchServicePath,
+  READ_FILTERED_OFFERS_SCOPE,
+  type RouteDefinition,
+  SERVICE_OPERATIONS,
+  SERVICE_ROUTES,
+  type ServiceErrorCode,
+  type ServiceOperation,
+  successEnvelope,
+} from './service/routes.js';
+export type {
+  AvailabilityInput,
+  AvailabilityResult,
+  CreateServiceOrderInput,
+  ServiceOrder,
+  TokenIntrospection,
+} from './service/types.js';
+
+// Webhook signature parts (WIRE.md §4) and key encodings.
+export { bodyDigestBackend, webhookBodyDigest } from './signature/digest.js';
+export { parseSigningKey, seedToPkcs8Pem } from './signature/keys.js';
+export {
+  ALGORITHM_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TIMESTAMP_HEADER,
+  SIGNATURE_HEADER,
+  WEBHOOK_ALGORITHM,
+  type WebhookMessageParts,
+  webhookMessage,
+} from './signature/message.js';
+export { formatWebhookTimestamp, parseWebhookTimestamp } from './signature/timestamp.js';
+export { base64UrlDecode, base64UrlEncode } from './util/base64url.js';

@@ -1,0 +1,36 @@
+/** Every module specifier a TypeScript file imports (static, re-export, dynamic), by file. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { REPO_ROOT } from './workspace.js';
+
+export interface ImportSite {
+  /** Relative to the repository root. */
+  file: string;
+  specifier: string;
+}
+
+function typeScriptFiles(dir: string): string[] {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'dist' ? [] : typeScriptFiles(path);
+    return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The imports of every TypeScript file under `dir` (relative to the repository root). */
+export function importsUnder(dir: string): ImportSite[] {
+  return typeScriptFiles(join(REPO_ROOT, dir)).flatMap((path) => {
+    const file = relative(REPO_ROOT, path);
+    // preProcessFile reads imports without type-checking: fast enough to run over the whole tree.
+    const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+    return importedFiles.map(({ fileName }) => ({ file, specifier: fileName }));
+  });
+}
