@@ -5,11 +5,13 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type FastRequest, READ_BODY } from '@bnpl-kit/core';
+import { READ_BODY } from '@bnpl-kit/core/unstable-internals';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { untouchedIncoming, withNodeReaders } from '../src/node-body.js';
+
+type DirectReader = { [READ_BODY]?: (maxBytes: number) => Promise<Uint8Array | undefined> };
 
 async function serve(app: Hono): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer(getRequestListener(app.fetch));
@@ -28,7 +30,7 @@ describe('the Node direct body reader', () => {
     app.post('/', async (c) => {
       const incoming = untouchedIncoming(c);
       if (!incoming) return c.text('not untouched', 500);
-      const request = withNodeReaders(c.req.raw, incoming) as Request & FastRequest;
+      const request = withNodeReaders(c.req.raw, incoming) as Request & DirectReader;
       const bytes = await request[READ_BODY]!(1024);
       return c.text(new TextDecoder().decode(bytes));
     });
@@ -46,7 +48,7 @@ describe('the Node direct body reader', () => {
     app.post('/', async (c) => {
       const incoming = untouchedIncoming(c);
       if (!incoming) return c.text('not untouched', 500);
-      const request = withNodeReaders(c.req.raw, incoming) as Request & FastRequest;
+      const request = withNodeReaders(c.req.raw, incoming) as Request & DirectReader;
       // What happened behind an awaited auth hook: the lazy Request's own body took the bytes.
       const taken = c.req.raw.arrayBuffer();
       await taken;
