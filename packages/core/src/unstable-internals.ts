@@ -9,3 +9,6 @@ export { answerToResponse, problemAnswer } from './market/answer.js';
 // The raw-body hints, and the fast path reading a Node request's bytes and headers directly.
 export { bodyNotRawHelp, markBodyNotRaw, READ_BODY, READ_HEADER } from './market/body-hints.js';
 export { kitErrorOfFramework } from './market/framework-error.js';
+// The Node request's bytes read directly, with the cap (for an adapter that holds the IncomingMessage,
+// as Hono on @hono/node-server does). Imports nothing from Node at load time.
+export { readNodeBody } from './node/read-body.js';

@@ -5,8 +5,7 @@
  * yet, the kit reads the bytes and headers straight from there through core's `READ_BODY` /
  * `READ_HEADER` hooks. Duck-typed on purpose: this module must load on every Hono runtime.
  */
-import { KitError } from '@bnpl-kit/core';
-import { READ_BODY, READ_HEADER } from '@bnpl-kit/core/unstable-internals';
+import { READ_BODY, READ_HEADER, readNodeBody } from '@bnpl-kit/core/unstable-internals';
 import type { Context } from 'hono';
 
 type HeaderValue = string | string[] | undefined;
@@ -30,11 +29,6 @@ export function untouchedIncoming(c: Context): NodeIncoming | undefined {
   return incoming.readableDidRead === false ? (incoming as NodeIncoming) : undefined;
 }
 
-function tooLarge(maxBytes: number): KitError {
-  // Core turns any `payload_too_large` into its own problem (with `connection: close`).
-  return new KitError('payload_too_large', `Request body exceeds the ${maxBytes}-byte limit`);
-}
-
 function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array | undefined> {
   // Untouched when the route began, but the route may have awaited (an auth hook) before reading,
   // and meanwhile something asked Hono's lazy Request for its body, which then took the stream.
@@ -43,45 +37,8 @@ function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Ar
   if (incoming.readableDidRead || incoming.readableEnded || incoming.destroyed) {
     return Promise.resolve(undefined);
   }
-  const declared = incoming.headers['content-length'];
-  if (typeof declared === 'string' && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let settled = false;
-    incoming.on('data', (chunk: Uint8Array) => {
-      if (settled) return;
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        settled = true;
-        reject(tooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    incoming.on('end', () => {
-      if (settled) return;
-      settled = true;
-      if (chunks.length === 1) return resolve(chunks[0]!);
-      const out = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        out.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      resolve(out);
-    });
-    incoming.on('error', (error: Error) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    });
-    incoming.on('close', () => {
-      if (settled || incoming.readableEnded) return;
-      settled = true;
-      reject(new DOMException('The client disconnected before sending the whole body', 'AbortError'));
-    });
-  });
+  // Core's Node reader (cap, drain past it, disconnects), on the duck-typed request checked above.
+  return readNodeBody(incoming as unknown as Parameters<typeof readNodeBody>[0], maxBytes);
 }
 
 /**
