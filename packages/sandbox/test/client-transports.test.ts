@@ -201,7 +201,9 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
 
   it('maps an injected timeout to 504', async () => {
     const { sandbox, baseUrl } = await setup();
-    const client = clientFor(baseUrl, { timeoutMs: 100, retries: 0 });
+    // The injected timeout never answers, so any client timeout ends in 504; a short one would also
+    // cut off the healthy warm-up call on a loaded machine.
+    const client = clientFor(baseUrl, { timeoutMs: 1_000, retries: 0 });
     await client.introspectToken('x', 'y');
     sandbox.faults.inject({ target: 'route', operation: 'getOrder', action: 'timeout' });
     const error = await failureOf(client.getOrder('anything'));
