@@ -20,9 +20,7 @@
  */
 import { execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
@@ -35,8 +33,9 @@ import {
   verifyWebhook,
 } from '@bnpl-kit/core';
 import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
-import autocannon from 'autocannon';
 import { type BenchModule, formatRate, median, printTable } from './harness.js';
+import { load as loadPath } from './http-child.js';
+import { serveForParent } from './servers/child.js';
 
 const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -145,43 +144,11 @@ async function serve(framework: Framework, kind: Kind, publicKey: string): Promi
   return serveHono({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
 }
 
-/**
- * CPU time of the main (JavaScript) thread alone, where everything the kit adds runs; the rest of
- * the process's CPU is Web Crypto and GC threads. Linux only (/proc, 10 ms ticks), else undefined.
- */
-function mainThreadCpuMicros(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
 async function childMain(): Promise<void> {
   const [, , , framework, kind, publicKey] = process.argv;
-  const server = await serve(framework as Framework, kind as Kind, publicKey!);
-  if (!server.listening) await once(server, 'listening');
   // CPU time per request is the measure the noise of a shared machine cannot fake: the parent
   // marks the start of the measured window and asks for the CPU used since.
-  let mark = process.cpuUsage();
-  let mainMark = mainThreadCpuMicros();
-  process.on('message', (message: string) => {
-    if (message === 'mark') {
-      mark = process.cpuUsage();
-      mainMark = mainThreadCpuMicros();
-    } else if (message === 'report') {
-      const used = process.cpuUsage(mark);
-      const main = mainThreadCpuMicros();
-      process.send?.({
-        cpuMicros: used.user + used.system,
-        mainCpuMicros: main === undefined || mainMark === undefined ? undefined : main - mainMark,
-      });
-    }
-  });
-  process.send?.({ port: (server.address() as AddressInfo).port });
+  await serveForParent(await serve(framework as Framework, kind as Kind, publicKey!));
 }
 
 // ---------------------------------------------------------------- load side (this process)
@@ -232,30 +199,8 @@ interface Run {
 }
 
 export async function load(port: number, pool: SignedRequest[], seconds: number): Promise<Run> {
-  let next = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: PATH,
-        setupRequest: (request) => {
-          const signed = pool[next++ % pool.length]!;
-          return { ...request, headers: signed.headers, body: signed.body };
-        },
-      },
-    ],
-  });
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    bad: result.non2xx + result.errors + result.timeouts,
-    cpuMicrosPerRequest: 0,
-    mainCpuMicrosPerRequest: undefined,
-  };
+  const measured = await loadPath(port, PATH, pool, CONNECTIONS, seconds);
+  return { ...measured, cpuMicrosPerRequest: 0, mainCpuMicrosPerRequest: undefined };
 }
 
 /**

@@ -61,6 +61,8 @@ export interface Measured extends Load {
   mainCpuMicrosPerRequest: number | undefined;
   /** CPU of every `postgres` process on this machine per request (others' queries included). */
   pgCpuMicrosPerRequest: number | undefined;
+  /** CPU of the `sidePid` process (a service behind the server) per request, when one was named. */
+  sideCpuMicrosPerRequest: number | undefined;
   wrapped: boolean;
 }
 
@@ -69,24 +71,35 @@ export interface ChildSpec {
   args: string[];
 }
 
+/** utime + stime (µs) of one process from its /proc stat line, with the name it runs under. */
+function procCpu(pid: string): { name: string; micros: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+  return { name, micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
+}
+
+/** CPU time (µs) of one process, all threads; undefined off Linux or once it exited. */
+export function processCpuMicros(pid: number): number | undefined {
+  return procCpu(String(pid))?.micros;
+}
+
 /** CPU time (µs) of all processes named `postgres` visible in /proc; undefined off Linux. */
 export function postgresCpuMicros(): number | undefined {
   try {
-    let ticks = 0;
+    let micros = 0;
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const cpu = procCpu(pid);
+      if (cpu?.name === 'postgres') micros += cpu.micros;
     }
-    return ticks * 10_000;
+    return micros;
   } catch {
     return undefined;
   }
@@ -125,15 +138,18 @@ export async function measureChild(
   spec: ChildSpec,
   path: string,
   pool: readonly LoadRequest[],
-  options: { connections: number; warmupSeconds: number; seconds: number },
+  options: { connections: number; warmupSeconds: number; seconds: number; sidePid?: number | undefined },
 ): Promise<Measured & { warmupSent: number }> {
+  const sideCpu = () => (options.sidePid === undefined ? undefined : processCpuMicros(options.sidePid));
   const child = await startChild(spec);
   try {
     const half = Math.floor(pool.length / 2);
     const warm = await load(child.port, path, pool.slice(half), options.connections, options.warmupSeconds);
     await child.cpu('mark');
     const pgBefore = postgresCpuMicros();
+    const sideBefore = sideCpu();
     const measured = await load(child.port, path, pool.slice(0, half), options.connections, options.seconds);
+    const sideAfter = sideCpu();
     const pgAfter = postgresCpuMicros();
     const report = (await child.cpu('report'))!;
     const per = (micros: number) => micros / Math.max(1, measured.requests);
@@ -146,6 +162,8 @@ export async function measureChild(
         pgBefore === undefined || pgAfter === undefined || pgAfter < pgBefore
           ? undefined
           : per(pgAfter - pgBefore),
+      sideCpuMicrosPerRequest:
+        sideBefore === undefined || sideAfter === undefined ? undefined : per(sideAfter - sideBefore),
       wrapped: measured.requests > half || warm.requests > pool.length - half,
       warmupSent: warm.sent,
     };

@@ -5,21 +5,27 @@
  * the same sandbox service, which runs in a process of its own; every request carries a new
  * `reference_id`, so no request takes a replay path. Interleaved rounds as in webhook-pg.
  *
- * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono),
- * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN.
+ * Every measurement gets a fresh service too: the sandbox keeps every order in memory (and finds
+ * one by reference ID by scanning them), so a service shared by all runs charges the later runs
+ * for the earlier runs' orders and the ratio would depend on the order of the rounds.
+ *
+ * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono; a name
+ * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
+ * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN; BENCH_NODE_FLAGS and
+ * BENCH_SERVICE_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) for the server and the service.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { type BenchModule, formatRate, median, printTable } from './harness.js';
-import { type LoadRequest, type Measured, measureChild } from './http-child.js';
-import { DATABASE_URL, openPgFixture } from './pg-fixture.js';
-import { isPinned, LOAD_CPU, pin, pinLoadGenerator, unpinLoadGenerator } from './pin.js';
+import { wireOrder } from '@bnpl-kit/core/testing';
+import { type BenchModule, printTable } from './harness.js';
+import { type LoadRequest, measureChild } from './http-child.js';
+import { DATABASE_URL } from './pg-fixture.js';
+import * as rounds from './pg-rounds.js';
+import { isPinned, LOAD_CPU, pin } from './pin.js';
 
 const CANDIDATES = ['baseline', 'express', 'koa', 'hono'] as const;
-type Candidate = (typeof CANDIDATES)[number];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof rounds.BEFORE_SUFFIX}`;
 const CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 16);
 const POOL = 40_000;
 
@@ -32,30 +38,15 @@ function createRequests(): LoadRequest[] {
   const headers = { authorization: 'Bearer bench-market-token', 'content-type': 'application/json' };
   return Array.from({ length: POOL }, (_, i) => ({
     headers,
-    body: Buffer.from(
-      JSON.stringify({
-        reference_id: `${prefix}_${i}`,
-        total_amount: { value: '150000', currency: 'VND' },
-        order_lines: [
-          {
-            name: 'Bánh mì',
-            reference_id: 'sku-1',
-            image_url: 'https://example.com/img.png',
-            product_url: 'https://example.com/p/1',
-            quantity: 3,
-            measment_unit: 'EACH', // spelled so by the specification
-            unit_price: { value: '50000', currency: 'VND' },
-            subtotal: { value: '150000', currency: 'VND' },
-          },
-        ],
-      }),
-    ),
+    body: Buffer.from(JSON.stringify(wireOrder({ reference_id: `${prefix}_${i}` }))),
   }));
 }
 
-async function startService(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startService(): Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }> {
+  // BENCH_SERVICE_NODE_FLAGS adds flags to the service only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const extra = process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = fork(server('sandbox-service'), [], {
-    execArgv: process.execArgv,
+    execArgv: [...process.execArgv, ...extra],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // With the load generator, off the server's core: its cost is the same for every candidate.
@@ -63,6 +54,7 @@ async function startService(): Promise<{ url: string; stop: () => Promise<void> 
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return {
     url: `http://127.0.0.1:${message.port}`,
+    pid: child.pid,
     async stop() {
       child.kill('SIGINT');
       if (child.exitCode === null) await once(child, 'exit');
@@ -70,57 +62,44 @@ async function startService(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
+async function measure(candidate: Candidate, schema: string) {
+  const service = await startService();
+  try {
+    const framework = rounds.baseCandidate<(typeof CANDIDATES)[number]>(candidate);
+    const spec =
+      framework === 'baseline'
+        ? {
+            script: rounds.scriptFor(candidate, server('baseline-orders')),
+            args: [DATABASE_URL, schema, service.url],
+          }
+        : {
+            script: rounds.scriptFor(candidate, server('kit-orders')),
+            args: [framework, DATABASE_URL, schema, service.url],
+          };
+    return await measureChild(spec, '/v1/orders', createRequests(), {
+      connections: CONNECTIONS,
+      warmupSeconds: rounds.WARMUP_SECONDS,
+      seconds: rounds.SECONDS,
+      sidePid: service.pid,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
 async function run(): Promise<void> {
   const candidates = (process.env.BENCH_CANDIDATES ?? CANDIDATES.join(','))
     .split(',')
-    .filter((c): c is Candidate => (CANDIDATES as readonly string[]).includes(c));
-  const fixture = await openPgFixture();
-  pinLoadGenerator();
-  const service = await startService();
-  try {
+    .filter((c): c is Candidate => (CANDIDATES as readonly string[]).includes(rounds.baseCandidate(c)));
+  await rounds.withPgFixture(async (fixture) => {
     console.log(
-      `${ROUNDS} interleaved rounds × 1+${SECONDS} s per candidate at ${CONNECTIONS} connections; ` +
-        `PostgreSQL at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}; sandbox service in its own process.`,
+      `${rounds.ROUNDS} interleaved rounds × ${rounds.WARMUP_SECONDS}+${rounds.SECONDS} s per candidate at ${CONNECTIONS} connections; ` +
+        `PostgreSQL at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}; a fresh sandbox service per run, ` +
+        `in its own process${isPinned() ? ` on CPU ${LOAD_CPU} with the load generator` : ''}.`,
     );
-    const runs = new Map<Candidate, Measured[]>(candidates.map((c) => [c, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let k = 0; k < candidates.length; k++) {
-        const candidate = candidates[(k + round) % candidates.length]!;
-        const spec =
-          candidate === 'baseline'
-            ? { script: server('baseline-orders'), args: [DATABASE_URL, fixture.schema, service.url] }
-            : { script: server('kit-orders'), args: [candidate, DATABASE_URL, fixture.schema, service.url] };
-        runs.get(candidate)!.push(
-          await measureChild(spec, '/v1/orders', createRequests(), {
-            connections: CONNECTIONS,
-            warmupSeconds: 1,
-            seconds: SECONDS,
-          }),
-        );
-      }
-    }
-    const base = runs.get('baseline');
-    printTable(
-      [...runs].map(([candidate, rs]) => {
-        const rps = rs.map((r) => r.rps);
-        const ratio = base ? median(rs.map((r, i) => r.rps / base[i]!.rps)) : undefined;
-        const bad = rs.reduce((n, r) => n + r.bad, 0);
-        return {
-          candidate,
-          'req/s min/med/max': `${formatRate(Math.min(...rps))}/${formatRate(median(rps))}/${formatRate(Math.max(...rps))}`,
-          'vs baseline': ratio === undefined ? '' : `${(ratio * 100).toFixed(0)} %`,
-          'goal ≥ 85 %': candidate === 'baseline' || ratio === undefined ? '' : ratio >= 0.85 ? 'yes' : 'NO',
-          'p99 ms': String(median(rs.map((r) => r.p99))),
-          'server CPU µs/req': String(Math.round(median(rs.map((r) => r.cpuMicrosPerRequest)))),
-          notes: bad > 0 ? `${bad} non-2xx/errors` : '',
-        };
-      }),
-    );
-  } finally {
-    await service.stop();
-    unpinLoadGenerator();
-    await fixture.close();
-  }
+    const runs = await rounds.interleave(candidates, (candidate) => measure(candidate, fixture.schema));
+    printTable(rounds.summarise(runs, {}, 'baseline'));
+  });
 }
 
 const bench: BenchModule = {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OrderStatus } from '@bnpl-kit/core';
-import { signWebhook } from '@bnpl-kit/core/testing';
+import { orderLineFixture, signWebhook } from '@bnpl-kit/core/testing';
 import { openStore } from '@bnpl-kit/store';
 import pg from 'pg';
 
@@ -34,19 +34,9 @@ export interface PgFixture {
   close(): Promise<void>;
 }
 
-// As the store writes them: the OrderLine model (camelCase), not the wire shape.
-const LINES = JSON.stringify([
-  {
-    name: 'Bánh mì',
-    referenceId: 'sku-1',
-    imageUrl: 'https://example.com/img.png',
-    productUrl: 'https://example.com/p/1',
-    quantity: 3,
-    measurementUnit: 'EACH',
-    unitPrice: { value: '50000', currency: 'VND' },
-    subtotal: { value: '150000', currency: 'VND' },
-  },
-]);
+// As the store writes them: the OrderLine model (camelCase), not the wire shape; the seeded
+// total (300,000) matches it.
+const LINES = JSON.stringify([orderLineFixture()]);
 
 export async function openPgFixture(): Promise<PgFixture> {
   const schema = `bnpl_bench_${randomBytes(5).toString('hex')}`;
@@ -61,7 +51,7 @@ export async function openPgFixture(): Promise<PgFixture> {
       const from = fixture.orders;
       await pool.query(
         `INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
-         SELECT 'ord_' || g, 'ref_' || g, 150000, 'VND', $3::jsonb, 'PENDING', 'fp' FROM generate_series($1::int, $2::int - 1) g`,
+         SELECT 'ord_' || g, 'ref_' || g, 300000, 'VND', $3::jsonb, 'PENDING', 'fp' FROM generate_series($1::int, $2::int - 1) g`,
         [from, total, LINES],
       );
       await pool.query(

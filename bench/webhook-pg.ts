@@ -11,17 +11,17 @@
  * `handleWebhook`: one statement) and `hono+hook` (a no-op `handleWebhook`: BEGIN, the statement,
  * the hook, COMMIT).
  *
- * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES,
+ * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
+ * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_CONNECTIONS (16,64), BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_ORDERS (1000), BENCH_POOL
  * (30000), BENCH_PIN.
  */
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
-import { type BenchModule, formatRate, median, printTable } from './harness.js';
+import { type BenchModule, printTable } from './harness.js';
 import { type ChildSpec, type Measured, measureChild } from './http-child.js';
 import {
   DATABASE_URL,
-  openPgFixture,
   type PgFixture,
   PUBLIC_BASE,
   SIGNED_URL,
@@ -29,30 +29,39 @@ import {
   signStatusUpdates,
   WEBHOOK_PATH,
 } from './pg-fixture.js';
-import { isPinned, LOAD_CPU, pinLoadGenerator, SERVER_CPU, unpinLoadGenerator } from './pin.js';
+import {
+  type BEFORE_SUFFIX,
+  baseCandidate,
+  interleave,
+  ROUNDS,
+  SECONDS,
+  scriptFor,
+  summarise,
+  WARMUP_SECONDS,
+  withPgFixture,
+} from './pg-rounds.js';
+import { isPinned, LOAD_CPU, SERVER_CPU } from './pin.js';
 
 export const CANDIDATES = ['baseline', 'baseline-cte', 'express', 'koa', 'hono', 'hono+hook'] as const;
-export type Candidate = (typeof CANDIDATES)[number];
+export type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof BEFORE_SUFFIX}`;
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => s.trim());
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-export const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-export const WARMUP_SECONDS = 1;
 export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 30_000);
 
 const server = (name: string) => fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
 
 export function childSpec(candidate: Candidate, fixture: PgFixture, publicKey: string): ChildSpec {
-  if (candidate === 'baseline' || candidate === 'baseline-cte') {
+  const name = baseCandidate<(typeof CANDIDATES)[number]>(candidate);
+  if (name === 'baseline' || name === 'baseline-cte') {
     return {
-      script: server('baseline-webhook'),
-      args: [DATABASE_URL, fixture.schema, publicKey, candidate === 'baseline' ? 'tx' : 'cte', SIGNED_URL],
+      script: scriptFor(candidate, server('baseline-webhook')),
+      args: [DATABASE_URL, fixture.schema, publicKey, name === 'baseline' ? 'tx' : 'cte', SIGNED_URL],
     };
   }
-  const [framework, variant] = candidate === 'hono+hook' ? ['hono', 'hook'] : [candidate, 'plain'];
+  const [framework, variant] = name === 'hono+hook' ? ['hono', 'hook'] : [name, 'plain'];
   return {
-    script: server('kit-webhook'),
+    script: scriptFor(candidate, server('kit-webhook')),
     args: [framework, DATABASE_URL, fixture.schema, publicKey, variant, PUBLIC_BASE],
   };
 }
@@ -75,72 +84,6 @@ export async function measureOnce(
   return run;
 }
 
-/** Interleaved rounds of every candidate at one concurrency: runs[candidate][round]. */
-export async function interleave(
-  candidates: readonly Candidate[],
-  run: (candidate: Candidate) => Promise<Measured>,
-): Promise<Map<Candidate, Measured[]>> {
-  const runs = new Map<Candidate, Measured[]>(candidates.map((c) => [c, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < candidates.length; k++) {
-      const candidate = candidates[(k + round) % candidates.length]!;
-      runs.get(candidate)!.push(await run(candidate));
-    }
-  }
-  return runs;
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
-const micros = (values: (number | undefined)[]) =>
-  values.some((v) => v === undefined) ? 'n/a' : String(Math.round(median(values as number[])));
-
-export function summarise(
-  runs: Map<Candidate, Measured[]>,
-  label: Record<string, string>,
-  reference: Candidate = 'baseline',
-): Record<string, string>[] {
-  const base = runs.get(reference);
-  const cte = runs.get('baseline-cte');
-  return [...runs].map(([candidate, rs]) => {
-    const rps = rs.map((r) => r.rps);
-    const paired = (other: Measured[] | undefined, pick: (r: Measured) => number) =>
-      other ? median(rs.map((r, i) => pick(r) / pick(other[i]!))) : undefined;
-    const ratio = paired(base, (r) => r.rps);
-    const ratioCte = paired(cte, (r) => r.rps);
-    const p99Ratio = paired(base, (r) => r.p99);
-    // Requests per CPU-second of server + PostgreSQL together, against the baseline's: what the
-    // throughput ratio would be on a machine these two had to themselves (steadier than wall time
-    // when other work shares the cores; PG CPU includes that other work's queries, so it is noisy too).
-    const cpuRatio = paired(base, (r) =>
-      r.pgCpuMicrosPerRequest === undefined
-        ? Number.NaN
-        : 1 / (r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest),
-    );
-    const bad = rs.reduce((n, r) => n + r.bad, 0);
-    return {
-      ...label,
-      candidate,
-      'req/s min/med/max': `${formatRate(Math.min(...rps))}/${formatRate(median(rps))}/${formatRate(Math.max(...rps))}`,
-      [`vs ${reference}`]: ratio === undefined ? '' : pct(ratio),
-      'goal ≥ 85 %':
-        candidate.startsWith('baseline') || ratio === undefined ? '' : ratio >= 0.85 ? 'yes' : 'NO',
-      'vs cte': ratioCte === undefined ? '' : pct(ratioCte),
-      'CPU ratio': cpuRatio === undefined || Number.isNaN(cpuRatio) ? '' : pct(cpuRatio),
-      'p99 ms': String(median(rs.map((r) => r.p99))),
-      'p99 vs base': p99Ratio === undefined ? '' : `${p99Ratio.toFixed(2)}×`,
-      'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
-      'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),
-      'PG CPU µs/req': micros(rs.map((r) => r.pgCpuMicrosPerRequest)),
-      notes: [
-        bad > 0 ? `${bad} non-2xx/errors` : '',
-        rs.some((r) => r.wrapped) ? 'pool wrapped: raise BENCH_POOL' : '',
-      ]
-        .filter(Boolean)
-        .join('; '),
-    };
-  });
-}
-
 export function describeSetup(connections: number[]): string {
   return (
     `${ROUNDS} interleaved rounds × ${WARMUP_SECONDS}+${SECONDS} s per candidate at ${connections.join(' and ')} connections; ` +
@@ -152,14 +95,12 @@ export function describeSetup(connections: number[]): string {
 
 async function run(): Promise<void> {
   const candidates = list('BENCH_CANDIDATES', CANDIDATES.join(',')).filter((c): c is Candidate =>
-    (CANDIDATES as readonly string[]).includes(c),
+    (CANDIDATES as readonly string[]).includes(baseCandidate(c)),
   );
   const connections = list('BENCH_CONNECTIONS', '16,64').map(Number);
   const orders = Number(process.env.BENCH_ORDERS ?? 1_000);
   const keys = await generateKeyPair();
-  const fixture = await openPgFixture();
-  pinLoadGenerator();
-  try {
+  await withPgFixture(async (fixture) => {
     await fixture.seed(orders);
     const pool = await signStatusUpdates(keys.seed, POOL_SIZE, orders);
     console.log(`${orders.toLocaleString('en-US')} orders; ${describeSetup(connections)}`);
@@ -168,13 +109,10 @@ async function run(): Promise<void> {
       const runs = await interleave(candidates, (candidate) =>
         measureOnce(candidate, fixture, keys.publicKey, pool, c),
       );
-      rows.push(...summarise(runs, { c: String(c) }));
+      rows.push(...summarise(runs, { c: String(c) }, 'baseline'));
     }
     printTable(rows);
-  } finally {
-    unpinLoadGenerator();
-    await fixture.close();
-  }
+  });
 }
 
 const bench: BenchModule = {

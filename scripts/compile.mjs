@@ -5,11 +5,15 @@
  * the tests); every other package stays external and loads from its own node_modules. The result is
  * reused until one of its input files changes, so only the first run (or the first after an edit)
  * pays for the compile, about half a second.
+ *
+ * Code splitting keeps a dynamic `import()` lazy: what a module imports only when the configuration
+ * needs it (a framework, the embedded sandbox, PGlite) becomes a chunk of its own, loaded on that
+ * call with its external packages. In one file every external import would be hoisted to the top
+ * and load at start-up whatever the configuration.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build as esbuild, stop } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'bnpl-kit');
@@ -26,24 +30,61 @@ function stamp(file) {
   }
 }
 
-function upToDate(manifestFile) {
-  let manifest;
+function readManifest(manifestFile) {
   try {
-    manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    return JSON.parse(readFileSync(manifestFile, 'utf8'));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function upToDate(manifest) {
+  if (manifest === undefined) return false;
   return Object.entries(manifest.inputs).every(([file, seen]) => stamp(join(ROOT, file)) === seen);
 }
 
+/** Write then rename: a second process starting meanwhile must never import half a file. */
+function writeAtomically(path, contents) {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
+}
+
 /**
- * Bare imports outside the workspace are resolved here, from the importing file, and kept external
- * by absolute path: pnpm gives each package only its own dependencies, so the bundle's location
- * could not resolve them by name.
+ * Packages compiled into the bundle, with everything they import, rather than loaded from
+ * node_modules: what every server loads at start-up and that is made of many small modules (zod
+ * alone is 95 files, hono 26, pg and pino with their dependencies about 60), which node would
+ * resolve, read and compile one by one at every start. None of them reads files of its own at run
+ * time in the way the servers use them. Everything else stays external (express and koa load only
+ * when chosen; PGlite reads its WebAssembly next to its own files).
+ */
+const BUNDLED = new Set(['zod', 'hono', '@hono/node-server', 'pg', 'pino']);
+
+const packageName = (path) => path.split('/', path.startsWith('@') ? 2 : 1).join('/');
+
+/** `…/node_modules/<name>/` of a resolved file: the directory of the package it belongs to. */
+function packageDir(file) {
+  const at = file.lastIndexOf('/node_modules/');
+  if (at < 0) return undefined;
+  const rest = file.slice(at + '/node_modules/'.length);
+  return `${file.slice(0, at)}/node_modules/${packageName(rest)}/`;
+}
+
+/**
+ * Bare imports outside the workspace are resolved here, from the importing file: a BUNDLED
+ * package and whatever it imports are compiled in; anything else is kept external by absolute
+ * path, because pnpm gives each package only its own dependencies, so the bundle's location could
+ * not resolve them by name.
  */
 const externals = {
   name: 'externals',
   setup(build) {
+    const bundledDirs = new Set();
+    const insideBundled = (file) => {
+      const dir = file && packageDir(file);
+      return dir !== undefined && bundledDirs.has(dir);
+    };
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.path.startsWith('@bnpl-kit/') || args.pluginData === 'inner') return undefined;
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
@@ -53,9 +94,16 @@ const externals = {
         importer: args.importer,
         pluginData: 'inner',
       });
-      if (found.errors.length > 0) return { errors: found.errors };
+      const bundle = BUNDLED.has(packageName(args.path)) || insideBundled(args.importer);
+      // An optional dependency that is not installed (pg's pg-native, required in a try block):
+      // left to esbuild, which keeps the require() as it is.
+      if (found.errors.length > 0) return bundle ? undefined : { errors: found.errors };
       // A Node built-in named without `node:` (e.g. 'fs'): esbuild marks it external itself.
       if (found.external) return { path: args.path, external: true };
+      if (bundle) {
+        bundledDirs.add(packageDir(found.path));
+        return { path: found.path };
+      }
       return { path: pathToFileURL(found.path).href, external: true };
     });
   },
@@ -83,20 +131,31 @@ const sourceUrls = {
  */
 export async function compile(entry, name) {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const outfile = join(CACHE_DIR, `${name}.mjs`);
+  const outdir = join(CACHE_DIR, name);
+  const outfile = join(outdir, `${name}.mjs`);
   const manifestFile = join(CACHE_DIR, `${name}.inputs.json`);
-  if (upToDate(manifestFile) && stamp(outfile) !== null) return outfile;
+  const previous = readManifest(manifestFile);
+  if (upToDate(previous) && stamp(outfile) !== null) return outfile;
 
-  const result = await esbuild({
+  // Loaded only to compile: a start that reuses the cached build should not pay for esbuild.
+  const { build, stop } = await import('esbuild');
+  const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, entry)],
-    outfile,
+    entryPoints: [{ in: join(ROOT, entry), out: name }],
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // Content-hashed: a chunk's name changes with its contents, so old and new builds never mix.
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     conditions: ['source'],
     sourcemap: 'linked',
+    // Stack traces need the mappings, not the sources (they are on disk): a smaller map for node
+    // to read and keep at every start.
+    sourcesContent: false,
     metafile: true,
     write: false,
     logLevel: 'error',
@@ -106,18 +165,25 @@ export async function compile(entry, name) {
       js: "import { createRequire as __bnplRequire } from 'node:module'; const require = __bnplRequire(import.meta.url);",
     },
   }).finally(() => stop()); // esbuild's service process must not outlive the compile
-  // Write then rename: a second process starting meanwhile must never import half a file.
-  for (const file of result.outputFiles) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  // Chunks first, the entry last: the entry is what makes a new build visible.
+  const files = [...result.outputFiles].sort(
+    (a, b) => Number(a.path === outfile) - Number(b.path === outfile),
+  );
+  for (const file of files) writeAtomically(file.path, file.contents);
+  const outputs = files.map((file) => relative(outdir, file.path));
   const inputs = {};
   for (const file of [...Object.keys(result.metafile.inputs), relative(ROOT, SELF), 'pnpm-lock.yaml']) {
     inputs[file] = stamp(join(ROOT, file));
   }
-  const temporary = `${manifestFile}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ entry, inputs }, null, 1));
-  renameSync(temporary, manifestFile);
+  // Chunks of the build before the previous one go: a process started from the previous entry may
+  // still be importing its chunks, nothing can still be starting from the one before.
+  const keep = new Set([...outputs, ...(previous?.outputs ?? [])]);
+  for (const stale of previous?.previousOutputs ?? []) {
+    if (!keep.has(stale)) rmSync(join(outdir, stale), { force: true });
+  }
+  writeAtomically(
+    manifestFile,
+    JSON.stringify({ entry, inputs, outputs, previousOutputs: previous?.outputs ?? [] }, null, 1),
+  );
   return outfile;
 }

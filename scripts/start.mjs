@@ -6,6 +6,7 @@
  * (scripts/compile.mjs).
  */
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { compile } from './compile.mjs';
 
 const SERVERS = {
@@ -20,4 +21,11 @@ if (!entry) {
   process.exit(2);
 }
 process.setSourceMapsEnabled(true);
+if (!process.env.DATABASE_URL?.trim()) {
+  // The embedded PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it twice by default (a
+  // baseline, then optimised code for hot functions); the baseline alone keeps about 50 MB less
+  // resident and, for a development database's short queries, is no slower (measured: 1,000–1,200
+  // against 740–780 statements/s on this machine). Set before PGlite's module is compiled.
+  setFlagsFromString('--liftoff-only');
+}
 await import(pathToFileURL(await compile(entry, `${mode}-server`)).href);

@@ -1,13 +1,15 @@
 /**
  * The minimal hand-written order-creation endpoint the kit is measured against: node:http, `pg`,
- * a bearer check, the body validated once (with the kit's own schema: the same rules), one call to
+ * a bearer check, the body validated once (the kit's wire schema plus the same arithmetic rule the
+ * market endpoint applies: one currency, lines summing to a non-zero total), one call to
  * the same sandbox service with a cached access token, one INSERT. No fingerprint, no replay
  * lookup, no history row: the floor, not a design to copy.
  *
  *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl>
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { orderCreateRequestCodec, orderCreateRequestSchema, parseWire } from '@bnpl-kit/core';
+import type { OrderCreateRequest } from '@bnpl-kit/core';
+import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 
@@ -20,6 +22,17 @@ const tokenResponse = await fetch(`${serviceUrl}/v1/token`, {
 });
 const token = ((await tokenResponse.json()) as { data: { access_token: string } }).data.access_token;
 
+/** The market endpoint's arithmetic rule (WIRE §1), by hand. */
+function sumsUp(order: OrderCreateRequest): boolean {
+  const { currency, value } = order.totalAmount;
+  let sum = 0n;
+  for (const line of order.orderLines) {
+    if (line.subtotal.currency !== currency || line.unitPrice.currency !== currency) return false;
+    sum += BigInt(line.subtotal.value);
+  }
+  return sum !== 0n && sum === BigInt(value);
+}
+
 function send(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 }
@@ -28,12 +41,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.headers.authorization !== 'Bearer bench-market-token') return send(res, 401, '{}');
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  let order: ReturnType<typeof orderCreateRequestSchema.parse>;
+  let order: OrderCreateRequest;
   try {
-    order = parseWire(orderCreateRequestSchema, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    order = parseWire(orderCreateRequestCodec.schema, JSON.parse(Buffer.concat(chunks).toString('utf8')));
   } catch {
     return send(res, 400, '{"code":"validation_failed"}');
   }
+  if (!sumsUp(order)) return send(res, 400, '{"code":"validation_failed"}');
   const answer = await fetch(`${serviceUrl}/v1/integration/bnpl-consumers/orders`, {
     method: 'POST',
     headers: {

@@ -10,7 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { forwardSourcesOf, type OrderStatus } from '@bnpl-kit/core';
+import type { OrderStatus } from '@bnpl-kit/core';
+import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 

@@ -4,13 +4,13 @@
  *
  *   kit-orders.ts <framework> <databaseUrl> <schema> <serviceUrl>
  */
-import type { Server } from 'node:http';
 import { createMarket, createServiceClient, Secret, silentLogger } from '@bnpl-kit/core';
 import { openStore } from '@bnpl-kit/store';
 import { serveForParent } from './child.js';
+import { type Framework, listen } from './listen.js';
 
 const [framework, databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [
-  'express' | 'koa' | 'hono',
+  Framework,
   string,
   string,
   string,
@@ -31,22 +31,4 @@ const market = createMarket({
   logger: silentLogger,
 });
 
-async function listen(): Promise<Server> {
-  if (framework === 'express') {
-    const { default: express } = await import('express');
-    const { createBnplRouter } = await import('@bnpl-kit/express');
-    return express().use(createBnplRouter(market)).listen(0, '127.0.0.1');
-  }
-  if (framework === 'koa') {
-    const { default: Koa } = await import('koa');
-    const { createBnplRouter } = await import('@bnpl-kit/koa');
-    return new Koa().use(createBnplRouter(market)).listen(0, '127.0.0.1');
-  }
-  const { Hono } = await import('hono');
-  const { serve } = await import('@hono/node-server');
-  const { createBnplRouter } = await import('@bnpl-kit/hono');
-  const app = new Hono().route('/', createBnplRouter(market));
-  return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-}
-
-await serveForParent(await listen());
+await serveForParent(await listen(framework, market));

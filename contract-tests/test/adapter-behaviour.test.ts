@@ -16,7 +16,7 @@ import {
   Secret,
   silentLogger,
 } from '@bnpl-kit/core';
-import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import { generateKeyPair, signWebhook, wireOrder, wireOrderLine } from '@bnpl-kit/core/testing';
 import {
   createSandbox,
   createSandboxHandlers,
@@ -63,23 +63,14 @@ afterAll(() => {
 
 const bearer = (request: Request) => /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
 
-function wireOrder(referenceId: string, quantity = 2) {
-  return {
+/** Core's order fixture under `referenceId`, with `quantity` rice cookers (2 by default). */
+function orderBody(referenceId: string, quantity = 2) {
+  const subtotal = { value: String(150_000 * quantity), currency: 'VND' };
+  return wireOrder({
     reference_id: referenceId,
-    total_amount: { value: String(150_000 * quantity), currency: 'VND' },
-    order_lines: [
-      {
-        name: 'Rice cooker',
-        reference_id: 'sku-1',
-        image_url: 'https://shop.example.com/1.png',
-        product_url: 'https://shop.example.com/p/1',
-        quantity,
-        measment_unit: 'EACH',
-        unit_price: { value: '150000', currency: 'VND' },
-        subtotal: { value: String(150_000 * quantity), currency: 'VND' },
-      },
-    ],
-  };
+    total_amount: subtotal,
+    order_lines: [wireOrderLine({ quantity, subtotal })],
+  });
 }
 
 interface Setup {
@@ -171,7 +162,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
     const response = await fetch(url('/v1/orders'), {
       method: 'POST',
       headers: systems,
-      body: JSON.stringify(wireOrder(referenceId)),
+      body: JSON.stringify(orderBody(referenceId)),
     });
     expect(response.status).toBe(201);
     return (await response.json()).id as string;
@@ -241,7 +232,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
 
   describe('orders', () => {
     it('creates an order at the service (201), replays it (200), refuses other content (409)', async () => {
-      const body = JSON.stringify(wireOrder('ref-create'));
+      const body = JSON.stringify(orderBody('ref-create'));
       const created = await fetch(url('/v1/orders'), { method: 'POST', headers: systems, body });
       expect(created.status).toBe(201);
       const record = await created.json();
@@ -257,7 +248,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       const other = await fetch(url('/v1/orders'), {
         method: 'POST',
         headers: systems,
-        body: JSON.stringify(wireOrder('ref-create', 3)),
+        body: JSON.stringify(orderBody('ref-create', 3)),
       });
       expect(other.status).toBe(409);
       expect((await other.json()).code).toBe('idempotency_conflict');
@@ -266,7 +257,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
     it('refuses every market-systems endpoint without valid credentials (401)', async () => {
       const id = await createOrder('ref-auth');
       const attempts: [string, RequestInit][] = [
-        ['/v1/orders', { method: 'POST', body: JSON.stringify(wireOrder('ref-x')) }],
+        ['/v1/orders', { method: 'POST', body: JSON.stringify(orderBody('ref-x')) }],
         [`/v1/orders/service/${id}`, {}],
         [`/v1/orders/${id}/cancel`, { method: 'POST' }],
         [`/v1/orders/${id}/disburse`, { method: 'POST' }],
@@ -286,7 +277,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       const text = await fetch(url('/v1/orders'), {
         method: 'POST',
         headers: { ...systems, 'content-type': 'text/plain' },
-        body: JSON.stringify(wireOrder('r')),
+        body: JSON.stringify(orderBody('r')),
       });
       expect(text.status).toBe(415);
       const broken = await fetch(url('/v1/orders'), {
@@ -299,7 +290,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       const invalid = await fetch(url('/v1/orders'), {
         method: 'POST',
         headers: systems,
-        body: JSON.stringify({ ...wireOrder('r'), total_amount: { value: '1', currency: 'VND' } }),
+        body: JSON.stringify({ ...orderBody('r'), total_amount: { value: '1', currency: 'VND' } }),
       });
       expect(invalid.status).toBe(400);
       expect(await invalid.json()).toMatchObject({
@@ -564,7 +555,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       const order = await fetch(`${server.url}/v1/orders`, {
         method: 'POST',
         headers: systems,
-        body: JSON.stringify(wireOrder('ref-parser-raw-2')),
+        body: JSON.stringify(orderBody('ref-parser-raw-2')),
       });
       expect(order.status).toBe(201);
     });
@@ -581,7 +572,7 @@ describe.each(adapters)('$name adapter', (adapter) => {
       const order = await fetch(`${server.url}/v1/orders`, {
         method: 'POST',
         headers: systems,
-        body: JSON.stringify(wireOrder('ref-parser-none')),
+        body: JSON.stringify(orderBody('ref-parser-none')),
       });
       expect(order.status).toBe(201);
     });

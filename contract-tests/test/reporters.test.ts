@@ -1,5 +1,5 @@
 /** The three report formats over one report with a pass, a failure and a skip. */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { type X2jOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import {
   type ContractReport,
@@ -9,6 +9,19 @@ import {
   formatTextReport,
   reportFormatFor,
 } from '../src/index.js';
+
+/** The JUnit XML, asserted well-formed, parsed with attributes as `@name` and text as `#`. */
+function parseJunit<T>(xml: string, options: X2jOptions = {}): T {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#',
+    parseAttributeValue: false,
+    ...options,
+  });
+  return parser.parse(xml) as T;
+}
 
 const report: ContractReport = {
   marketUrl: 'http://127.0.0.1:3000',
@@ -60,20 +73,13 @@ describe('reporters', () => {
 
   it('JUnit: well-formed XML, one testsuite per section, failure text escaped and kept whole', () => {
     const xml = formatJunitReport(report);
-    expect(XMLValidator.validate(xml)).toBe(true);
-    const parser = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: '@',
-      textNodeName: '#',
-      parseAttributeValue: false,
-    });
-    const doc = parser.parse(xml) as {
+    const doc = parseJunit<{
       testsuites: {
         '@failures': string;
         '@skipped': string;
         testsuite: { '@name': string; testcase: Record<string, unknown> }[];
       };
-    };
+    }>(xml);
     expect(doc.testsuites['@failures']).toBe('1');
     expect(doc.testsuites['@skipped']).toBe('1');
     expect(doc.testsuites.testsuite.map((s) => s['@name'])).toEqual([
@@ -102,16 +108,8 @@ describe('reporters', () => {
         { id: 'x.hostile', title: hostile, spec: 'WIRE <§4>', status: 'fail', durationMs: 1, message },
       ],
     });
-    expect(XMLValidator.validate(xml)).toBe(true);
-    const doc = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: '@',
-      textNodeName: '#',
-      parseAttributeValue: false,
-      parseTagValue: false,
-      trimValues: false,
-      htmlEntities: true,
-    }).parse(xml) as {
+    // Text kept exactly as written: no number parsing, no trimming, entities decoded.
+    const doc = parseJunit<{
       testsuites: {
         '@name': string;
         testsuite: {
@@ -119,7 +117,7 @@ describe('reporters', () => {
           testcase: { '@name': string; failure: { '@message': string; '#': string } };
         };
       };
-    };
+    }>(xml, { parseTagValue: false, trimValues: false, htmlEntities: true });
     const replaced = 'bell\uFFFD nul\uFFFD lone\uFFFD fffe\uFFFD';
     expect(doc.testsuites['@name']).toBe('bnpl-kit contract suite (basic) http://127.0.0.1:3000/?a=1&b="2"');
     expect(doc.testsuites.testsuite['@name']).toBe('WIRE <§4>');

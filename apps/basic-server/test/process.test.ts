@@ -8,10 +8,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatConfigProblems, loadServerConfig } from '@bnpl-kit/reference-server';
 import { runServerProcess, spawnServer } from '@bnpl-kit/reference-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** What basic-server prints when the configuration loader refuses `env`. */
+function refusal(env: Record<string, string>): string {
+  try {
+    loadServerConfig(env, { integrationMode: 'basic', defaults: { port: 3000, dataDir: APP_DIR } });
+  } catch (error) {
+    // A KitError (misconfigured); anything else prints differently and fails the comparison.
+    return formatConfigProblems(error as Parameters<typeof formatConfigProblems>[0], 'basic-server');
+  }
+  throw new Error('expected the configuration to be refused');
+}
 
 describe('basic-server process', () => {
   let dataDir: string;
@@ -40,24 +52,18 @@ describe('basic-server process', () => {
     }
     expect(await server.exited).toBe(0);
     expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
-  }, 60_000);
+  });
 
   it('refuses production without its configuration, listing every problem (exit code 1)', async () => {
-    const run = runServerProcess({ appDir: APP_DIR, env: { MODE: 'production', FRAMEWORK: 'flask' } });
+    const env = { MODE: 'production', FRAMEWORK: 'flask' };
+    const run = runServerProcess({ appDir: APP_DIR, env });
     expect(await run.exited).toBe(1);
+    // Which variables production needs is the configuration tests' business (reference-kit's and
+    // core's); here: the process prints the loader's whole report, the framework's and the mode's too.
     const output = run.output();
-    expect(output).toContain('basic-server cannot start');
-    for (const name of [
-      'APP_ID',
-      'APP_API_KEY',
-      'SERVICE_API_URL',
-      'PUBLIC_BASE_URL',
-      'MARKET_API_TOKEN',
-      'BNPL_CALLBACK_URL',
-      'FRAMEWORK',
-    ]) {
-      expect(output).toContain(`  - ${name} `);
-    }
+    expect(output).toContain(refusal(env));
+    expect(output).toContain('  - APP_ID ');
+    expect(output).toContain('  - FRAMEWORK ');
     expect(output).toContain('production cannot use the embedded sandbox');
-  }, 60_000);
+  });
 });

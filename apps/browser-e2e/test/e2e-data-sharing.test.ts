@@ -3,28 +3,25 @@
  * pushClaimTokensTask calls the market's `POST /v1/push-claims` with the user's session, the market
  * signs claim tokens and pushes them to the sandbox, and only then can the provider approve.
  */
-import { describe, expect, it } from 'vitest';
-import { dialogFrame, openShop, screenshot } from './support/browser.js';
+import { describe, expect } from 'vitest';
+import { dialogFrame, screenshot } from './support/browser.js';
 import {
   adminGet,
   decideInDialog,
+  dismissDialog,
   finishDialog,
   provider,
-  serverErrors,
   startPayLater,
   waitForStatus,
 } from './support/flows.js';
 import { useBrowserDemo } from './support/suite.js';
 
-const E2E_TIMEOUT = 60_000;
 const demo = useBrowserDemo('data-sharing');
 
 describe('demo shop, data-sharing mode, in Chromium', () => {
-  it(
+  demo.shopTest(
     'approve: claims are pushed first, then the order shows APPROVED and PAID',
-    async () => {
-      const { browser, target } = demo();
-      const { page, context, problems } = await openShop(browser, target.url);
+    async ({ page, target }) => {
       const orderId = await startPayLater(page, ['rice-cooker', 'silk-scarf']);
       const frame = dialogFrame(page);
       await frame.locator('#shared').waitFor();
@@ -54,18 +51,12 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await provider(target, orderId, 'paid');
       await waitForStatus(page, orderId, 'PAID');
       await screenshot(page, 'data-sharing-2-paid');
-      expect(problems).toEqual([]);
-      expect(serverErrors(target)).toEqual([]);
-      await context.close();
     },
-    E2E_TIMEOUT,
   );
 
-  it(
+  demo.shopTest(
     'what data-sharing changes: An is offered the loyalty plan and takes it, Bình is not offered it',
-    async () => {
-      const { browser, target } = demo();
-      const { page, context, problems } = await openShop(browser, target.url);
+    async ({ page, target }) => {
       const signIn = async (userId: string) => {
         await page.selectOption('#user-select', userId);
         await page.locator(`body[data-signed-in="${userId}"]`).waitFor();
@@ -107,30 +98,16 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await startPayLater(page, ['tea-set']);
       expect(await offersShown()).toEqual(['sandbox-pay-in-3']);
       await screenshot(page, 'data-sharing-5-binh-one-offer');
-      await page.keyboard.press('Escape');
-      await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
-      expect(problems).toEqual([]);
-      expect(serverErrors(target)).toEqual([]);
-      await context.close();
+      await dismissDialog(page);
     },
-    E2E_TIMEOUT,
   );
 
-  it(
-    'reject: the order shows CANCELED',
-    async () => {
-      const { browser, target } = demo();
-      const { page, context, problems } = await openShop(browser, target.url);
-      const orderId = await startPayLater(page, ['tea-set']);
-      await dialogFrame(page).locator('#shared').waitFor();
-      await decideInDialog(page, 'reject');
-      await finishDialog(page);
-      await waitForStatus(page, orderId, 'CANCELED');
-      await screenshot(page, 'data-sharing-3-rejected');
-      expect(problems).toEqual([]);
-      expect(serverErrors(target)).toEqual([]);
-      await context.close();
-    },
-    E2E_TIMEOUT,
-  );
+  demo.shopTest('reject: the order shows CANCELED', async ({ page }) => {
+    const orderId = await startPayLater(page, ['tea-set']);
+    await dialogFrame(page).locator('#shared').waitFor();
+    await decideInDialog(page, 'reject');
+    await finishDialog(page);
+    await waitForStatus(page, orderId, 'CANCELED');
+    await screenshot(page, 'data-sharing-3-rejected');
+  });
 });

@@ -2,6 +2,7 @@
  * The standalone sandbox's console behind an admin token, in Chromium: the page loads without it,
  * asks for it, and with it lists the orders; a wrong token keeps the data out.
  */
+import { orderRequest } from '@bnpl-kit/reference-server/testing';
 import { startSandboxServer } from '@bnpl-kit/sandbox';
 import { describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
@@ -9,7 +10,7 @@ import { launchChromium } from './support/browser.js';
 const TOKEN = 'admin-token-for-the-console';
 
 describe('sandbox console with an admin token, in Chromium', () => {
-  it('asks for the token, then shows the data the admin API guards', { timeout: 60_000 }, async () => {
+  it('asks for the token, then shows the data the admin API guards', async () => {
     const browser = await launchChromium();
     const server = await startSandboxServer({
       port: 0,
@@ -20,26 +21,10 @@ describe('sandbox console with an admin token, in Chromium', () => {
       const headers = { 'content-type': 'application/json', 'x-api-key': 'sk_console_test_1' };
       const token = await fetch(`${server.url}/v1/token`, { method: 'POST', headers });
       const accessToken = ((await token.json()) as { data: { access_token: string } }).data.access_token;
-      const line = { value: '100000', currency: 'VND' };
       const created = await fetch(`${server.url}/v1/integration/bnpl-consumers/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-        body: JSON.stringify({
-          reference_id: 'console-1',
-          total_amount: line,
-          order_lines: [
-            {
-              name: 'Tea',
-              reference_id: 'tea',
-              image_url: 'https://shop.example/tea.png',
-              product_url: 'https://shop.example/tea',
-              quantity: 1,
-              measment_unit: 'EACH',
-              unit_price: line,
-              subtotal: line,
-            },
-          ],
-        }),
+        body: JSON.stringify(orderRequest('console-1', '100000')),
       });
       const orderId = ((await created.json()) as { data: { id: string } }).data.id;
 

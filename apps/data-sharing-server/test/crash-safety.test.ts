@@ -15,12 +15,13 @@ import {
   type ChildServer,
   dropSchema,
   freshSchema,
+  orderRequest,
   spawnServer,
   startExternalService,
   TEST_DATABASE_URL,
   waitFor,
 } from '@bnpl-kit/reference-server/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,19 +31,14 @@ async function storedStatus(server: ChildServer, orderId: string): Promise<unkno
 }
 
 describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backend) => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
   it('disburses exactly once after a restart', async () => {
     const service = await startExternalService();
-    cleanup.push(() => service.close());
+    onTestFinished(() => service.close());
     const sandbox = service.server.sandbox;
     const dataDir = await mkdtemp(join(tmpdir(), 'bnpl-crash-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
     const schema = freshSchema();
-    if (backend === 'postgres') cleanup.push(() => dropSchema(schema));
+    if (backend === 'postgres') onTestFinished(() => dropSchema(schema));
     const env = {
       ...service.env,
       MODE: 'sandbox',
@@ -54,7 +50,7 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     };
     const start = async () => {
       const server = await spawnServer({ appDir: APP_DIR, env });
-      cleanup.push(async () => {
+      onTestFinished(async () => {
         server.process.kill('SIGKILL');
         await server.exited;
       });
@@ -69,22 +65,7 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
         'content-type': 'application/json',
         authorization: `Bearer ${service.env.MARKET_API_TOKEN}`,
       },
-      body: JSON.stringify({
-        reference_id: `crash-${Date.now()}`,
-        total_amount: { value: '990000', currency: 'VND' },
-        order_lines: [
-          {
-            name: 'Kettle',
-            reference_id: 'sku-kettle',
-            image_url: 'https://shop.example/kettle.png',
-            product_url: 'https://shop.example/kettle',
-            quantity: 1,
-            measment_unit: 'EACH',
-            unit_price: { value: '990000', currency: 'VND' },
-            subtotal: { value: '990000', currency: 'VND' },
-          },
-        ],
-      }),
+      body: JSON.stringify(orderRequest(`crash-${Date.now()}`, '990000')),
     });
     expect(created.status).toBe(201);
     const orderId = ((await created.json()) as { id: string }).id;

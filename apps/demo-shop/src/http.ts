@@ -1,5 +1,6 @@
 /** Small response helpers and the shop's request checks. */
 import { KitError } from '@bnpl-kit/core';
+import { readJsonBody } from '@bnpl-kit/core/wire';
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -10,19 +11,12 @@ export function jsonResponse(body: unknown, status = 200): Response {
 
 const MAX_BODY = 16 * 1024;
 
-/** A small JSON body; the shop's forms never send more. */
+/**
+ * A small JSON object; the shop's forms never send more. Core's reader refuses the wrong content
+ * type and stops reading at the cap, so an oversized body is never buffered whole.
+ */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-    throw new KitError('unsupported_media_type', 'Send JSON (Content-Type: application/json)');
-  }
-  const text = await request.text();
-  if (text.length > MAX_BODY) throw new KitError('payload_too_large', 'The body is too large');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new KitError('invalid_json', 'The body is not valid JSON');
-  }
+  const value = await readJsonBody(request, MAX_BODY);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new KitError('validation_failed', 'The body must be a JSON object');
   }

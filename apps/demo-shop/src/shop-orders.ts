@@ -1,14 +1,19 @@
 /** The shop's own memory of who bought what (the market's store keeps the BNPL side of each order). */
 
-export interface ShopOrder {
+/** An order as the storefront shows it: the `/shop/orders` answers, in wire form. */
+export interface ShopOrderView {
   id: string;
-  userId: string;
-  referenceId: string;
-  totalAmount: { value: string; currency: string };
-  lines: { productId: string; name: string; quantity: number }[];
-  createdAt: string;
+  reference_id: string;
+  total_amount: { value: string; currency: string };
+  lines: { product_id: string; name: string; quantity: number }[];
+  created_at: string;
   /** The last status seen; refreshed from the market on every read. */
   status: string;
+}
+
+/** The shop's record of an order: what it shows, and whose it is. */
+export interface ShopOrder extends ShopOrderView {
+  userId: string;
 }
 
 const MAX_ORDERS = 10_000;
@@ -36,13 +41,6 @@ export class ShopOrders {
   }
 }
 
-export function orderView(order: ShopOrder): Record<string, unknown> {
-  return {
-    id: order.id,
-    reference_id: order.referenceId,
-    total_amount: order.totalAmount,
-    lines: order.lines.map((l) => ({ product_id: l.productId, name: l.name, quantity: l.quantity })),
-    created_at: order.createdAt,
-    status: order.status,
-  };
+export function orderView({ userId: _, ...view }: ShopOrder): ShopOrderView {
+  return view;
 }

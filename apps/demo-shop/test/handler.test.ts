@@ -117,6 +117,38 @@ describe('sign-in, checkout and orders', () => {
   });
 });
 
+describe('request bodies', () => {
+  const login = (body: BodyInit, contentType = 'application/json') =>
+    fetch(`${stand.url}/shop/login`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('refuses an endless streamed body (no Content-Length) with a 413 problem', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const response = await fetch(`${stand.url}/shop/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).code).toBe('payload_too_large');
+  });
+
+  it.each([
+    ['not JSON', '{', 'application/json', 400, 'invalid_json'],
+    ['a JSON array', '[1]', 'application/json', 400, 'validation_failed'],
+    ['form data', 'user_id=user-an', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type'],
+  ])('answers %s with a problem', async (_what, body, contentType, status, code) => {
+    const response = await login(body, contentType);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await response.json()).code).toBe(code);
+  });
+});
+
 describe('createDemoShopHandler over HTTP', () => {
   const base = (overrides: Partial<DemoShopOptions>): DemoShopOptions => ({
     marketBaseUrl: stand.url,
@@ -165,6 +197,25 @@ describe('createDemoShopHandler over HTTP', () => {
       }),
     );
     expect(((await read.json()) as { order: { status: string } }).order.status).toBe('CANCELED');
+  });
+
+  it.each([
+    ['POST', '/'],
+    ['GET', '/shop/login'],
+    ['GET', '/shop/nowhere'],
+    ['GET', '/assets/products/tea-set.png'],
+    ['GET', '/shop/orders/%E0%A4%A'],
+  ])('answers %s %s with a not_found problem', async (method, path) => {
+    const handler = createDemoShopHandler(base({}));
+    const response = await handler.handle(
+      new Request(`http://shop.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${stand.users[0]!.sessionToken}` },
+      }),
+    );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await response.json()) as { code: string }).code).toBe('not_found');
   });
 
   it('refuses unusable options, all at once', () => {

@@ -39,7 +39,11 @@ const INIT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}
 
 const assetDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-export function apiReferenceRoutes(document: OpenApiDocument): OwnRoutes {
+/**
+ * `document` is called on the first request for it, not at start-up: generating the OpenAPI
+ * document from the codecs is work a server that is never asked for it should not pay for.
+ */
+export function apiReferenceRoutes(document: () => OpenApiDocument | Promise<OpenApiDocument>): OwnRoutes {
   const cached = new Map<string, Promise<string>>();
   const asset = (name: string, type: string) => async () => {
     let text = cached.get(name);
@@ -51,9 +55,12 @@ export function apiReferenceRoutes(document: OpenApiDocument): OwnRoutes {
       headers: { 'content-type': type, 'cache-control': 'public, max-age=3600' },
     });
   };
-  const body = JSON.stringify(document);
+  let body: Promise<string> | undefined;
   const routes: OwnRoutes = {
-    [OPENAPI_PATH]: () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+    async [OPENAPI_PATH]() {
+      body ??= Promise.resolve(document()).then((doc) => JSON.stringify(doc));
+      return new Response(await body, { headers: { 'content-type': 'application/json' } });
+    },
     [API_REFERENCE_PATH]: () =>
       new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
     [`${API_REFERENCE_PATH}/init.js`]: () =>

@@ -37,9 +37,9 @@ export async function startEmbeddedSandbox(input: {
   options?: Partial<Omit<PersistentSandboxOptions, 'records'>>;
 }): Promise<EmbeddedSandbox> {
   const { config, keys, publicBaseUrl } = input;
-  // Loaded only when the sandbox runs in this process: with an external service it (and msw behind
-  // it) would cost start-up time and memory for nothing.
-  const { createPersistentSandbox, createSandboxFetch } = await import('@bnpl-kit/sandbox');
+  // Loaded only when the sandbox runs in this process: with an external service it would cost
+  // start-up time and memory for nothing.
+  const { createPersistentSandbox, createSandboxFetch } = await import('./sandbox-runtime.js');
   const dataSharing = config.integrationMode === 'data-sharing';
   const sandbox = await createPersistentSandbox({
     ...input.options,

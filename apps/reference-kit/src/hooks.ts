@@ -13,6 +13,7 @@ import {
   type MarketLogger,
   type Secret,
   type StoredOrder,
+  type WebhookHookInput,
 } from '@bnpl-kit/core';
 import type { Store, StoreTransaction, UserRecord } from '@bnpl-kit/store';
 import { authenticateMarketSystem, authenticateSessionUser } from './auth.js';
@@ -31,6 +32,17 @@ export interface HookDeps {
   getDisbursementInvoice: DisbursementInvoiceSource;
 }
 
+/** The trace both modes keep of every webhook the market processed. */
+function logWebhook(
+  logger: MarketLogger,
+  { eventId, event, order, transition }: WebhookHookInput<StoreTransaction>,
+) {
+  logger.info(
+    { eventId, type: event.type, orderId: order?.id, status: order?.status, changed: transition?.changed },
+    'webhook processed',
+  );
+}
+
 function callbackFor(deps: HookDeps) {
   return (order: StoredOrder): string => {
     const url = new URL(deps.bnplCallbackUrl);
@@ -45,18 +57,9 @@ export function basicHooks(deps: HookDeps): MarketHooks<StoreTransaction> {
     authenticateInternalUser: authenticateSessionUser(deps.store),
     getBNPLCallback: callbackFor(deps),
     getDisbursementInvoice: (order) => deps.getDisbursementInvoice(order),
-    async handleWebhook({ eventId, event, order, transition }) {
+    async handleWebhook(input) {
       // Basic mode: the service disburses by itself once documents are accepted; just keep a trace.
-      deps.logger.info(
-        {
-          eventId,
-          type: event.type,
-          orderId: order?.id,
-          status: order?.status,
-          changed: transition?.changed,
-        },
-        'webhook processed',
-      );
+      logWebhook(deps.logger, input);
     },
   };
 }
@@ -105,17 +108,9 @@ export function dataSharingHooks(deps: HookDeps): MarketHooks<StoreTransaction> 
       await store.upsertCommitments(localId, commitments);
     },
 
-    async handleWebhook({ eventId, event, order, transition, readyForDisbursement, tx }) {
-      logger.info(
-        {
-          eventId,
-          type: event.type,
-          orderId: order?.id,
-          status: order?.status,
-          changed: transition?.changed,
-        },
-        'webhook processed',
-      );
+    async handleWebhook(input) {
+      const { eventId, order, readyForDisbursement, tx } = input;
+      logWebhook(logger, input);
       if (!readyForDisbursement || !order) return;
       // Same transaction as the status change and the processed event ID: all or nothing.
       const { job, created } = await enqueueDisbursement(tx, order.id);

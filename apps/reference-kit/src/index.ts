@@ -25,7 +25,7 @@ export {
   runDisbursement,
 } from './disbursement.js';
 export { type EmbeddedSandbox, SANDBOX_MOUNT } from './embedded-sandbox.js';
-export { FRAMEWORKS } from './frameworks.js';
+export { type FrameworkStarter, loadFramework } from './frameworks.js';
 export { basicHooks, claimsOfUser, dataSharingHooks, type HookDeps } from './hooks.js';
 export { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 export {

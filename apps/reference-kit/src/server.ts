@@ -1,41 +1,28 @@
 /**
  * `startReferenceServer`: one reference market backend, wired from its configuration. The order
  * matters: the server listens first (with PORT=0 the URL is only known then), then the embedded
- * sandbox, the market handler and the framework are built for that URL and installed.
+ * sandbox, the market handler and the framework are built for that URL and installed. Each step
+ * lives in a module of its own (server-*.ts); what a configuration does not use is never loaded.
  */
-import { join } from 'node:path';
-import {
-  createMarket,
-  createServiceClient,
-  type IntegrationMode,
-  type Market,
-  type Secret,
-  type ServiceClient,
-} from '@bnpl-kit/core';
-import { marketOpenApi } from '@bnpl-kit/core/openapi';
+import type { IncomingMessage } from 'node:http';
+import type { IntegrationMode, Market, Secret, ServiceClient } from '@bnpl-kit/core';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
-import { type OpenStoreOptions, openStore, redactDatabaseUrl, type Store } from '@bnpl-kit/store';
+import type { OpenStoreOptions, Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
-import { apiReferenceRoutes } from './api-reference.js';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
-import { demoUsersBody } from './demo-user.js';
-import { DISBURSE_JOB, runDisbursement } from './disbursement.js';
-import {
-  type EmbeddedSandbox,
-  providingBasicProfile,
-  SANDBOX_MOUNT,
-  startEmbeddedSandbox,
-} from './embedded-sandbox.js';
-import { FRAMEWORKS } from './frameworks.js';
-import { basicHooks, dataSharingHooks, type HookDeps } from './hooks.js';
-import { createHttpServer } from './http-server.js';
-import { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
+import type { EmbeddedSandbox } from './embedded-sandbox.js';
+import { createHttpServer, type HttpServer } from './http-server.js';
+import type { DisbursementInvoiceSource } from './invoice.js';
 import { ensureSandboxKeys, type SandboxKeys } from './keys.js';
 import { createLogger } from './logger.js';
-import { BNPL_COMPLETE_PATH, createOwnRoutes } from './own-routes.js';
 import { seedDemoUsers } from './seed.js';
+import { installDemoShop, installFramework } from './server-apps.js';
+import { createServerMarket } from './server-market.js';
+import { connectService, serverCredentials } from './server-service.js';
+import { openServerStore } from './server-store.js';
+import { startDisbursementWorker } from './server-worker.js';
 import { createWebhookHostWarning } from './webhook-host-hint.js';
-import { createJobWorker, type JobRunner, type JobWorker } from './worker.js';
+import type { JobWorker } from './worker.js';
 
 export interface StartReferenceServerOptions {
   integrationMode: IntegrationMode;
@@ -89,173 +76,144 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** A database that cannot be used at start-up, said in terms of the variable to fix. */
-function databaseStartError(error: unknown, config: ServerConfig): Error {
-  const cause = error instanceof Error ? error : new Error(String(error));
-  if (config.databaseUrl === undefined) {
-    return new Error(
-      `the embedded database in DATA_DIR=${config.dataDir} cannot be opened: ${cause.message}`,
-      {
-        cause,
-      },
-    );
-  }
-  const where = redactDatabaseUrl(config.databaseUrl.reveal());
-  const reason = (cause.cause instanceof Error ? cause.cause.message : undefined) ?? cause.message;
-  return new Error(
-    `DATABASE_URL (${where}) cannot be used: ${reason}. Check that PostgreSQL runs there and accepts ` +
-      `connections (DATABASE_CONNECT_TIMEOUT_MS=${config.databaseConnectTimeoutMs})`,
-    { cause },
-  );
+/** What to undo if the start fails half-way, newest first. */
+function createCleanup() {
+  const steps: (() => Promise<void> | void)[] = [];
+  return {
+    push: (step: () => Promise<void> | void) => void steps.push(step),
+    async run() {
+      for (const step of steps.reverse()) await step();
+    },
+  };
+}
+
+/**
+ * The HTTP server, with what follows a webhook's answer: a 200 wakes the worker now rather than at
+ * its next poll (readiness has committed its job by then); a 401 under another Host than the
+ * registered URL gets the registration hint logged.
+ */
+function createServerHttp(config: ServerConfig, logger: Logger) {
+  const follow: { worker?: JobWorker; webhookUrl?: string } = {};
+  const warnWebhookHost = createWebhookHostWarning(logger);
+  const afterResponse = (path: string, status: number, req: IncomingMessage) => {
+    if (path !== WEBHOOK_PATH) return;
+    if (status === 200) follow.worker?.nudge();
+    else if (status === 401 && follow.webhookUrl) warnWebhookHost(req.headers.host, follow.webhookUrl);
+  };
+  const http = createHttpServer(logger, afterResponse, {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
+  return { http, follow };
+}
+
+/** Graceful, once: readiness answers 503, then stop accepting and drain → worker → sandbox → database. */
+function shutdown(parts: {
+  state: { draining: boolean };
+  http: HttpServer;
+  worker: JobWorker | undefined;
+  embedded: EmbeddedSandbox | undefined;
+  store: Store | undefined;
+  logger: Logger;
+}): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      parts.state.draining = true;
+      await parts.http.close();
+      await parts.worker?.stop();
+      await parts.embedded?.sandbox.closeAndFlush();
+      await parts.store?.close();
+      parts.logger.info({}, 'stopped');
+    })();
+    return closing;
+  };
 }
 
 export async function startReferenceServer(options: StartReferenceServerOptions): Promise<ReferenceServer> {
   const config = loadServerConfig(options.env ?? process.env, options);
   const logger = options.logger ?? createLogger({ level: config.logLevel, base: { server: options.name } });
-  // What to undo if the start fails half-way, newest first.
-  const cleanup: (() => Promise<void> | void)[] = [];
-  const closeAll = async () => {
-    for (const step of cleanup.reverse()) await step();
-  };
+  const cleanup = createCleanup();
   try {
     const keys = config.mode === 'sandbox' ? await ensureSandboxKeys(config) : undefined;
-    const store =
-      options.store ??
-      (await openStore({
-        databaseUrl: config.databaseUrl?.reveal(),
-        dataDir: join(config.dataDir, 'pglite'),
-        schema: config.databaseSchema,
-        logger: logger.child({ component: 'store' }),
-        connectTimeoutMs: config.databaseConnectTimeoutMs,
-        statementTimeoutMs: config.databaseStatementTimeoutMs,
-        ...options.storeOptions,
-      }).catch((error: unknown) => {
-        throw databaseStartError(error, config);
-      }));
+    const store = await openServerStore(config, options, logger);
     if (!options.store) cleanup.push(() => store.close());
 
     const state = { draining: false };
-    let worker: JobWorker | undefined;
-    // A webhook that readiness arrived with has committed its job by the time it is answered:
-    // wake the worker now rather than at its next poll.
-    const warnWebhookHost = createWebhookHostWarning(logger);
-    let webhookUrl: string | undefined;
-    const http = createHttpServer(
-      logger,
-      (path, status, req) => {
-        if (path !== WEBHOOK_PATH) return;
-        if (status === 200) worker?.nudge();
-        else if (status === 401 && webhookUrl) warnWebhookHost(req.headers.host, webhookUrl);
-      },
-      { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs },
-    );
+    const { http, follow } = createServerHttp(config, logger);
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
     const url = `http://${urlHost(config.host)}:${port}`;
     const publicBaseUrl = (config.publicBaseUrl ?? url).replace(/\/+$/, '');
 
-    const appId = keys?.appId ?? config.appId!;
-    const apiKey = keys?.appApiKey ?? config.appApiKey!;
-    const marketApiToken = keys?.marketApiToken ?? config.marketApiToken!;
-    const appSigningKey = keys?.appSigningKey ?? config.appSigningKey;
-
-    let embedded: EmbeddedSandbox | undefined;
-    if (config.embeddedSandbox && keys) {
-      embedded = await startEmbeddedSandbox({
-        config,
-        keys,
-        publicBaseUrl,
-        store,
-        options: {
-          onPersistError: (err) => logger.error({ err }, 'the sandbox could not store its state'),
-          ...options.sandboxOptions,
-        },
-      });
-      const sandbox = embedded.sandbox;
-      cleanup.push(() => sandbox.closeAndFlush());
-      http.setSandbox(sandbox);
-    }
-    const service = embedded?.service ?? createServiceClient({ baseUrl: config.serviceApiUrl!, apiKey });
-    if (keys) await seedDemoUsers(store, keys.demoSessions);
-
-    const dataSharing = config.integrationMode === 'data-sharing';
-    const hookDeps: HookDeps = {
+    const credentials = serverCredentials(config, keys);
+    const { service, embedded } = await connectService({
+      config,
+      keys,
+      apiKey: credentials.apiKey,
+      publicBaseUrl,
       store,
       logger,
-      marketApiToken,
-      appId,
-      providingBasicProfile:
-        config.mode === 'sandbox' ? providingBasicProfile(config) : config.providingBasicProfile,
-      bnplCallbackUrl: config.bnplCallbackUrl ?? `${publicBaseUrl}${BNPL_COMPLETE_PATH}`,
-      getDisbursementInvoice: options.getDisbursementInvoice ?? referenceInvoice,
-    };
-    const market = createMarket({
-      config: {
-        ...config,
-        appId,
-        appSigningKey,
-        publicBaseUrl,
-        servicePublicKey: embedded?.servicePublicKey ?? config.servicePublicKey,
-      },
-      hooks: dataSharing ? dataSharingHooks(hookDeps) : basicHooks(hookDeps),
+      sandboxOptions: options.sandboxOptions,
+    });
+    if (embedded) {
+      cleanup.push(() => embedded.sandbox.closeAndFlush());
+      http.setSandbox(embedded.sandbox);
+    }
+    if (keys) await seedDemoUsers(store, keys.demoSessions);
+
+    const { market, hookDeps } = createServerMarket({
+      config,
+      credentials,
+      publicBaseUrl,
+      embedded,
       service,
       store,
       logger,
+      getDisbursementInvoice: options.getDisbursementInvoice,
     });
-    webhookUrl = market.webhookUrl;
+    follow.webhookUrl = market.webhookUrl;
 
-    if (dataSharing) {
-      const { getDisbursementInvoice } = hookDeps;
-      const disburse: JobRunner = (job) =>
-        runDisbursement({ store, service, logger, getDisbursementInvoice }, job as never);
-      const started = createJobWorker({
-        store,
-        runners: { [DISBURSE_JOB]: disburse },
-        logger,
-        leaseMs: config.jobLeaseMs,
-        ...options.worker,
-      });
-      started.start();
-      worker = started;
-      cleanup.push(() => started.stop());
-    }
+    const dataSharing = config.integrationMode === 'data-sharing';
+    const worker = dataSharing
+      ? startDisbursementWorker({
+          store,
+          service,
+          logger,
+          getDisbursementInvoice: hookDeps.getDisbursementInvoice,
+          leaseMs: config.jobLeaseMs,
+          polling: options.worker,
+        })
+      : undefined;
+    if (worker) cleanup.push(() => worker.stop());
+    follow.worker = worker;
+
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    // The kit's generated OpenAPI document for this mode, and a reference page rendered from it.
-    const openApi = marketOpenApi({
-      integrationMode: config.integrationMode,
-      mode: config.mode,
-      serverUrl: publicBaseUrl,
-    });
-    const own = { ...createOwnRoutes(store, state, demo), ...apiReferenceRoutes(openApi) };
-    http.setApp(FRAMEWORKS[config.framework](market, own, logger));
+    await installFramework({ http, config, market, store, state, demo, publicBaseUrl, logger });
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
-    const shopUrl = embedded && demo ? `${publicBaseUrl}/` : undefined;
-    if (embedded && demo) {
-      // The demo shop exists only next to the embedded sandbox: loaded only then.
-      const { createDemoShopHandler, demoUsersFrom } = await import('@bnpl-kit/demo-shop');
-      http.setShop(
-        createDemoShopHandler({
-          market,
-          marketApiToken: marketApiToken.reveal(),
-          mode: config.integrationMode,
-          serviceUrl: SANDBOX_MOUNT,
-          apiKey: apiKey.reveal(),
-          marketId: appId,
-          orderStatus: store,
-          demoUsers: async () => demoUsersFrom(await demoUsersBody(demo)),
-        }),
-      );
-    }
+    const shopUrl =
+      embedded && demo
+        ? await installDemoShop({
+            http,
+            market,
+            mode: config.integrationMode,
+            demo,
+            marketApiToken: credentials.marketApiToken,
+            apiKey: credentials.apiKey,
+            appId: credentials.appId,
+            store,
+            publicBaseUrl,
+          })
+        : undefined;
 
-    let closing: Promise<void> | undefined;
     return {
       name: options.name,
       config,
       url,
       port,
       publicBaseUrl,
-      appId,
-      marketApiToken,
+      appId: credentials.appId,
+      marketApiToken: credentials.marketApiToken,
       store,
       market,
       service,
@@ -264,21 +222,10 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       worker,
       keys,
       logger,
-      close() {
-        closing ??= (async () => {
-          // Readiness answers 503 first, then: stop accepting and drain → worker → sandbox → database.
-          state.draining = true;
-          await http.close();
-          await worker?.stop();
-          await embedded?.sandbox.closeAndFlush();
-          if (!options.store) await store.close();
-          logger.info({}, 'stopped');
-        })();
-        return closing;
-      },
+      close: shutdown({ state, http, worker, embedded, store: options.store ? undefined : store, logger }),
     };
   } catch (error) {
-    await closeAll().catch(() => {});
+    await cleanup.run().catch(() => {});
     throw error;
   }
 }

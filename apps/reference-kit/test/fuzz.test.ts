@@ -62,7 +62,7 @@ describe.each(MODES)('HTTP fuzz, %s mode', (mode) => {
     store = await openStore({ memory: true });
     for (const framework of FRAMEWORK_NAMES)
       servers.set(framework, await startTestServer({ mode, framework, store }));
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const server of servers.values()) {
       await server.close();

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_NAMES } from '../src/index.js';
+import { orderRequest } from '../src/testing/index.js';
 import { INTERNALS } from './helpers/hostile.js';
-import { http, orderRequest } from './helpers/market-client.js';
+import { http } from './helpers/market-client.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { removeDir, startTestServer, type TestServer } from './helpers/servers.js';
 

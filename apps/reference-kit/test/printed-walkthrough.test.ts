@@ -50,6 +50,6 @@ describe('the printed walkthrough', () => {
         await server.close();
         await removeDir(server.dataDir);
       }
-    }, 60_000);
+    });
   }
 });

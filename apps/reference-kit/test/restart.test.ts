@@ -6,22 +6,17 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BACKENDS, dropSchema, freshSchema, TEST_DATABASE_URL } from '../src/testing/index.js';
-import { http, marketClient, orderRequest, sandboxAdmin } from './helpers/market-client.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { BACKENDS, dropSchema, freshSchema, orderRequest, TEST_DATABASE_URL } from '../src/testing/index.js';
+import { http, marketClient, sandboxAdmin } from './helpers/market-client.js';
 import { removeDir, startTestServer, tempDir } from './helpers/servers.js';
 
 describe.each(BACKENDS)('restart (%s)', (backend) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
   it('keeps orders, users, commitments and keys', async () => {
     const dataDir = await tempDir();
-    cleanup.push(() => removeDir(dataDir));
+    onTestFinished(() => removeDir(dataDir));
     const schema = freshSchema();
-    if (backend === 'postgres') cleanup.push(() => dropSchema(schema));
+    if (backend === 'postgres') onTestFinished(() => dropSchema(schema));
     const start = () =>
       startTestServer({
         mode: 'data-sharing',
@@ -95,5 +90,5 @@ describe.each(BACKENDS)('restart (%s)', (backend) => {
     } finally {
       await second.close();
     }
-  }, 60_000);
+  });
 });

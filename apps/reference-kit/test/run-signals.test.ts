@@ -59,5 +59,5 @@ describe('runReferenceServer signals', () => {
       },
       { timeout: 10_000, interval: 50 },
     );
-  }, 60_000);
+  });
 });

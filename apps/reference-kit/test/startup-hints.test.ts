@@ -23,6 +23,24 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await removeDir(dir);
 });
 
+/** The basic server's banner on port 3000 with its embedded sandbox, but for `changes`. */
+const basicBanner = (changes: Partial<Parameters<typeof startBanner>[0]>) =>
+  startBanner({
+    mode: 'basic',
+    baseUrl: 'http://127.0.0.1:3000',
+    marketApiToken: 'mkt_x',
+    apiKey: 'sk_x',
+    name: 'basic-server',
+    framework: 'hono',
+    database: 'PGlite',
+    serviceUrl: 'http://127.0.0.1:3000/sandbox-service',
+    embedded: true,
+    keyExports: [],
+    keyFile: undefined,
+    webhookUrl: 'http://127.0.0.1:3000/v1/webhook',
+    ...changes,
+  });
+
 async function start(mode: 'basic' | 'data-sharing' = 'basic') {
   const server = await startTestServer({ mode });
   servers.push(server);
@@ -53,40 +71,14 @@ describe('sandbox keys', () => {
     expect(later.unshownExports).toEqual([]);
     expect(later.appId).toBe(failed.appId);
 
-    const banner = startBanner({
-      mode: 'basic',
-      baseUrl: 'http://127.0.0.1:3000',
-      marketApiToken: 'mkt_x',
-      apiKey: 'sk_x',
-      name: 'basic-server',
-      framework: 'hono',
-      database: 'PGlite',
-      serviceUrl: 'http://127.0.0.1:3000/sandbox-service',
-      embedded: true,
-      keyExports: later.unshownExports,
-      keyFile: later.file,
-      webhookUrl: 'http://127.0.0.1:3000/v1/webhook',
-    });
+    const banner = basicBanner({ keyExports: later.unshownExports, keyFile: later.file });
     expect(banner).toContain(`Sandbox keys: in ${later.file}`);
   });
 });
 
 describe('the webhook URL to register', () => {
   it('is printed for an external service, with the walkthrough pointed at it', () => {
-    const banner = startBanner({
-      mode: 'basic',
-      baseUrl: 'http://127.0.0.1:3000',
-      marketApiToken: 'mkt_x',
-      apiKey: 'sk_x',
-      name: 'basic-server',
-      framework: 'hono',
-      database: 'PGlite',
-      serviceUrl: 'http://127.0.0.1:4010',
-      embedded: false,
-      keyExports: [],
-      keyFile: undefined,
-      webhookUrl: 'http://127.0.0.1:3000/v1/webhook',
-    });
+    const banner = basicBanner({ serviceUrl: 'http://127.0.0.1:4010', embedded: false });
     expect(banner).toContain('webhooks: register exactly http://127.0.0.1:3000/v1/webhook with the service');
     expect(banner).toContain('\nSERVICE=http://127.0.0.1:4010\n');
   });
@@ -121,7 +113,7 @@ describe('the webhook URL to register', () => {
     );
     expect(hints).toHaveLength(1);
     expect(hints[0]).toContain(`Register exactly ${server.publicBaseUrl}/v1/webhook`);
-  }, 60_000);
+  });
 });
 
 describe('the walkthrough', () => {
@@ -147,5 +139,5 @@ describe('the walkthrough', () => {
       timeout: 20_000,
     });
     expect(stdout).toBe('BNPL_ORDER_STATUS_UPDATED APPROVED -> 200 {"received":true}\n');
-  }, 60_000);
+  });
 });

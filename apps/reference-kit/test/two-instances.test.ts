@@ -8,7 +8,7 @@
  */
 import { EVENT_TYPES } from '@bnpl-kit/core';
 import { openStore, type Store } from '@bnpl-kit/store';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   BACKENDS,
   dropSchema,
@@ -25,21 +25,16 @@ const PUBLIC_BASE_URL = 'https://market.example';
 const WEBHOOK_URL = `${PUBLIC_BASE_URL}/v1/webhook`;
 
 describe.each(BACKENDS)('two instances on one database (%s)', (backend) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
   async function setup(): Promise<{ service: ExternalService; a: TestServer; b: TestServer; store: Store }> {
     const service = await startExternalService();
-    cleanup.push(() => service.close());
+    onTestFinished(() => service.close());
     const schema = freshSchema();
     let shared: Store | undefined;
     if (backend === 'pglite') {
       shared = await openStore({ memory: true });
-      cleanup.push(() => shared!.close());
+      onTestFinished(() => shared!.close());
     } else {
-      cleanup.push(() => dropSchema(schema));
+      onTestFinished(() => dropSchema(schema));
     }
     const env = {
       ...service.env,
@@ -48,7 +43,7 @@ describe.each(BACKENDS)('two instances on one database (%s)', (backend) => {
     };
     const start = async () => {
       const server = await startTestServer({ mode: 'data-sharing', env, ...(shared && { store: shared }) });
-      cleanup.push(async () => {
+      onTestFinished(async () => {
         await server.close();
         await removeDir(server.dataDir);
       });

@@ -5,7 +5,7 @@
 import type { Job, Store } from '@bnpl-kit/store';
 import { openStore } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createJobWorker, PermanentJobFailure } from '../src/index.js';
+import { createJobWorker, type JobWorker, PermanentJobFailure } from '../src/index.js';
 import { waitFor } from '../src/testing/index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -16,6 +16,25 @@ describe('job worker', () => {
     store = await openStore({ memory: true, jobRetry: { baseDelayMs: 10, maxDelayMs: 40 } });
   });
   afterAll(() => store.close());
+
+  /** Enqueues one job of `kind`, starts the worker and resolves with the job once it is `status`. */
+  async function runOneJob(worker: JobWorker, kind: string, status: 'done' | 'failed'): Promise<Job> {
+    const { job } = await store.transaction((tx) =>
+      tx.enqueueJob({ kind, payload: {}, dedupeKey: `${kind}-1` }),
+    );
+    worker.start();
+    try {
+      return await waitFor(
+        async () => {
+          const current = await store.findJob(job.id);
+          return current?.status === status ? current : undefined;
+        },
+        { what: `the ${kind} job to be ${status}` },
+      );
+    } finally {
+      await worker.stop();
+    }
+  }
 
   it('retries a failing job with backoff until it succeeds', async () => {
     let calls = 0;
@@ -31,23 +50,9 @@ describe('job worker', () => {
         },
       },
     });
-    const { job } = await store.transaction((tx) =>
-      tx.enqueueJob({ kind: 'flaky', payload: {}, dedupeKey: 'flaky-1' }),
-    );
-    worker.start();
-    try {
-      const done = await waitFor(
-        async () => {
-          const current = await store.findJob(job.id);
-          return current?.status === 'done' ? current : undefined;
-        },
-        { what: 'the flaky job to be done' },
-      );
-      expect(done.attempts).toBe(3);
-      expect(calls).toBe(3);
-    } finally {
-      await worker.stop();
-    }
+    const done = await runOneJob(worker, 'flaky', 'done');
+    expect(done.attempts).toBe(3);
+    expect(calls).toBe(3);
   });
 
   it('gives up at once on a permanent failure', async () => {
@@ -61,22 +66,8 @@ describe('job worker', () => {
         },
       },
     });
-    const { job } = await store.transaction((tx) =>
-      tx.enqueueJob({ kind: 'doomed', payload: {}, dedupeKey: 'doomed-1' }),
-    );
-    worker.start();
-    try {
-      const failed = await waitFor(
-        async () => {
-          const current = await store.findJob(job.id);
-          return current?.status === 'failed' ? current : undefined;
-        },
-        { what: 'the doomed job to fail' },
-      );
-      expect(failed).toMatchObject({ attempts: 1, lastError: 'PermanentJobFailure: the service refused' });
-    } finally {
-      await worker.stop();
-    }
+    const failed = await runOneJob(worker, 'doomed', 'failed');
+    expect(failed).toMatchObject({ attempts: 1, lastError: 'PermanentJobFailure: the service refused' });
   });
 
   it('waits for the job in hand when stopped', async () => {

@@ -3,13 +3,15 @@
  * of every call: present on each, and the same key when the market repeats a call whose answer it
  * lost, so a retried disbursement cannot pay twice at a service that does not de-duplicate by itself.
  */
+
 import { ensure, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
+import { approvedOrder } from '../support/approvals.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
-import { bearer, signedInUsers } from '../support/users.js';
+import { pushOwnClaims } from '../support/push-claims.js';
+import { signedInAtService } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
-import { approvedOrder } from './orders-actions.js';
 
 function describeCalls(calls: readonly ServiceCallView[]): string {
   if (calls.length === 0) return 'no such call at the service';
@@ -34,9 +36,17 @@ function expectKeys(calls: readonly ServiceCallView[], what: string, same: boole
   }
 }
 
-async function callsSince(ctx: CheckContext, since: number, operation: string, pathPart: string) {
+/** The calls of `operation` about `about` (in the path or the body) that the market made while `act` ran. */
+async function callsDuring(
+  ctx: CheckContext,
+  operation: string,
+  about: string,
+  act: () => Promise<void>,
+): Promise<ServiceCallView[]> {
+  const since = await ctx.sandbox.lastCallId();
+  await act();
   return (await ctx.sandbox.serviceCalls(since)).filter(
-    (c) => c.operation === operation && (c.path.includes(pathPart) || (c.body ?? '').includes(pathPart)),
+    (c) => c.operation === operation && (c.path.includes(about) || (c.body ?? '').includes(about)),
   );
 }
 
@@ -48,31 +58,28 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §6',
     async run(ctx) {
-      const since = await ctx.sandbox.lastCallId();
       const request = sampleOrder(ctx.unique('ref'));
-      await ctx.sandbox.injectFault({
-        operation: 'createOrder',
-        action: 'error',
-        status: 503,
-        after_effect: true,
+      const calls = await callsDuring(ctx, 'createOrder', request.reference_id, async () => {
+        await ctx.sandbox.injectFault({
+          operation: 'createOrder',
+          action: 'error',
+          status: 503,
+          after_effect: true,
+        });
+        try {
+          await postOrder(ctx, request);
+        } finally {
+          await ctx.sandbox.clearFaults();
+        }
+        const again = await postOrder(ctx, request);
+        expectStatus(
+          again,
+          [200, 201],
+          'for repeating an order whose first creation answer was lost',
+          'WIRE §5',
+        );
       });
-      try {
-        await postOrder(ctx, request);
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
-      const again = await postOrder(ctx, request);
-      expectStatus(
-        again,
-        [200, 201],
-        'for repeating an order whose first creation answer was lost',
-        'WIRE §5',
-      );
-      expectKeys(
-        await callsSince(ctx, since, 'createOrder', request.reference_id),
-        'the create order calls of one order',
-        true,
-      );
+      expectKeys(calls, 'the create order calls of one order', true);
       const atService = await ctx.sandbox.ordersByReference(request.reference_id);
       ensure(atService.length === 1, {
         expected: 'exactly one order at the service for the reference_id',
@@ -88,25 +95,25 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     spec: 'WIRE §6',
     async run(ctx) {
       const id = await approvedOrder(ctx);
-      const since = await ctx.sandbox.lastCallId();
-      await ctx.sandbox.injectFault({
-        operation: 'disburseOrder',
-        action: 'error',
-        status: 503,
-        after_effect: true,
+      const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
+        await ctx.sandbox.injectFault({
+          operation: 'disburseOrder',
+          action: 'error',
+          status: 503,
+          after_effect: true,
+        });
+        // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
+        // can only repeat the call: the case the key exists for.
+        await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+        let again: HttpExchange;
+        try {
+          await postAction(ctx, id, 'disburse');
+          again = await postAction(ctx, id, 'disburse');
+        } finally {
+          await ctx.sandbox.clearFaults();
+        }
+        expectStatus(again, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
       });
-      // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
-      // can only repeat the call: the case the key exists for.
-      await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
-      let again: HttpExchange;
-      try {
-        await postAction(ctx, id, 'disburse');
-        again = await postAction(ctx, id, 'disburse');
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
-      expectStatus(again, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
-      const calls = await callsSince(ctx, since, 'disburseOrder', encodeURIComponent(id));
       expectKeys(calls, `the disburse calls of order ${id}`, true);
       const count = await ctx.sandbox.disbursements(id);
       ensure(count === 1, { expected: 'exactly one disbursement', actual: `${count} disbursements` });
@@ -119,10 +126,15 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     spec: 'WIRE §6',
     async run(ctx) {
       const id = await approvedOrder(ctx);
-      const since = await ctx.sandbox.lastCallId();
-      expectStatus(await postAction(ctx, id, 'cancel'), 202, 'for cancelling an APPROVED order', 'WIRE §5');
       expectKeys(
-        await callsSince(ctx, since, 'revertOrder', encodeURIComponent(id)),
+        await callsDuring(ctx, 'revertOrder', encodeURIComponent(id), async () => {
+          expectStatus(
+            await postAction(ctx, id, 'cancel'),
+            202,
+            'for cancelling an APPROVED order',
+            'WIRE §5',
+          );
+        }),
         `the revert call of order ${id}`,
         false,
       );
@@ -134,18 +146,12 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §6',
     async run(ctx) {
-      const [user] = signedInUsers(await ctx.users());
-      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
-      const credifyId = await ctx.sandbox.serviceUserId(user.id);
-      const since = await ctx.sandbox.lastCallId();
-      const exchange = await ctx.http.send(ctx.url('/push-claims'), {
-        method: 'POST',
-        json: { id: user.id, credify_id: credifyId },
-        headers: bearer(user.sessionToken),
-      });
-      expectStatus(exchange, 200, "for pushing the signed-in user's own claims", 'WIRE §5');
+      const { user, credifyId } = await signedInAtService(ctx);
       expectKeys(
-        await callsSince(ctx, since, 'pushClaimTokens', encodeURIComponent(credifyId)),
+        await callsDuring(ctx, 'pushClaimTokens', encodeURIComponent(credifyId), async () => {
+          const exchange = await pushOwnClaims(ctx, user, credifyId);
+          expectStatus(exchange, 200, "for pushing the signed-in user's own claims", 'WIRE §5');
+        }),
         'the claim token push',
         false,
       );

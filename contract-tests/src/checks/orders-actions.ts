@@ -6,6 +6,7 @@
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
+import { approvedOrder } from '../support/approvals.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -18,41 +19,41 @@ function expectAccepted(exchange: HttpExchange, orderId: string, what: string): 
   });
 }
 
-/** A fresh order the provider approved, its APPROVED webhook acknowledged by the market. */
-export async function approvedOrder(ctx: CheckContext): Promise<string> {
-  const order = await createOrder(ctx);
-  await ctx.sandbox.approve(order.id);
-  const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
-  const status = delivery.attempts.at(-1)?.responseStatus ?? 0;
-  ensure(status >= 200 && status < 300, {
-    expected: "the service's signed APPROVED webhook to be acknowledged with 2xx",
-    actual: `HTTP ${status} ${delivery.attempts.at(-1)?.responseBody ?? ''}`,
-    spec: 'WIRE §4',
-  });
-  return order.id;
-}
+type OrderAction = 'cancel' | 'disburse';
 
-export const orderActionChecks: ContractCheck[] = [
-  {
-    id: 'orders.cancel.requires-approved',
-    title: 'Cancelling a PENDING order is a 409 problem',
+const GERUND: Record<OrderAction, string> = { cancel: 'Cancelling', disburse: 'Disbursing' };
+
+/** An action on a PENDING order is refused, and `unchanged` shows the service saw nothing of it. */
+function pendingOrderRefused(
+  action: OrderAction,
+  unchanged: (ctx: CheckContext, orderId: string) => Promise<void>,
+): ContractCheck {
+  return {
+    id: `orders.${action}.requires-approved`,
+    title: `${GERUND[action]} a PENDING order is a 409 problem`,
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
       const order = await createOrder(ctx);
-      const exchange = await postAction(ctx, order.id, 'cancel');
+      const exchange = await postAction(ctx, order.id, action);
       expectProblem(exchange, 409, {
-        what: 'for cancelling a PENDING order',
+        what: `for ${GERUND[action].toLowerCase()} a PENDING order`,
         code: 'invalid_transition',
         spec: 'WIRE §5',
       });
-      const atService = await ctx.sandbox.order(order.id);
-      ensure(atService?.status === 'PENDING', {
-        expected: 'the refused cancel not to reach the service',
-        actual: `the service's order is ${atService?.status}`,
-      });
+      await unchanged(ctx, order.id);
     },
-  },
+  };
+}
+
+export const orderActionChecks: ContractCheck[] = [
+  pendingOrderRefused('cancel', async (ctx, id) => {
+    const atService = await ctx.sandbox.order(id);
+    ensure(atService?.status === 'PENDING', {
+      expected: 'the refused cancel not to reach the service',
+      actual: `the service's order is ${atService?.status}`,
+    });
+  }),
   {
     id: 'orders.cancel.approved-order',
     title:
@@ -74,24 +75,9 @@ export const orderActionChecks: ContractCheck[] = [
       });
     },
   },
-  {
-    id: 'orders.disburse.requires-approved',
-    title: 'Disbursing a PENDING order is a 409 problem',
-    modes: DATA_SHARING_ONLY,
-    spec: 'WIRE §5',
-    async run(ctx) {
-      const order = await createOrder(ctx);
-      const exchange = await postAction(ctx, order.id, 'disburse');
-      expectProblem(exchange, 409, {
-        what: 'for disbursing a PENDING order',
-        code: 'invalid_transition',
-        spec: 'WIRE §5',
-      });
-      ensure((await ctx.sandbox.disbursements(order.id)) === 0, {
-        expected: 'no disbursement for a PENDING order',
-      });
-    },
-  },
+  pendingOrderRefused('disburse', async (ctx, id) => {
+    ensure((await ctx.sandbox.disbursements(id)) === 0, { expected: 'no disbursement for a PENDING order' });
+  }),
   {
     id: 'orders.disburse.pays-once',
     title: 'Concurrent and repeated disburse requests for an APPROVED order pay it exactly once',
@@ -151,7 +137,7 @@ export const orderActionChecks: ContractCheck[] = [
   ...(['cancel', 'disburse'] as const).map(
     (action): ContractCheck => ({
       id: `orders.${action}.unknown-order`,
-      title: `${action === 'cancel' ? 'Cancelling' : 'Disbursing'} an unknown order is a 404 problem`,
+      title: `${GERUND[action]} an unknown order is a 404 problem`,
       modes: DATA_SHARING_ONLY,
       spec: 'WIRE §2',
       async run(ctx) {

@@ -1,6 +1,7 @@
 /** The order status endpoint (WIRE §5) and authentication of every market-system endpoint. */
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
+import { approvedAtService } from '../support/approvals.js';
 import { createOrder, expectMarketStatus, orderPath, sampleOrder, statusPath } from '../support/orders.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -43,17 +44,18 @@ export const orderStatusChecks: ContractCheck[] = [
       expectStatus(exchange, 200, 'with the order status information');
       const body = expectJsonObject(exchange, 'for the order status');
       const total = body.total_amount;
+      const sent = order.request.total_amount;
       const fields =
         body.id === order.id &&
         body.reference_id === order.referenceId &&
         body.status === 'PENDING' &&
         isObject(total) &&
-        total.value === '349000' &&
-        total.currency === 'VND' &&
+        total.value === sent.value &&
+        total.currency === sent.currency &&
         typeof body.updated_at === 'string' &&
         !Number.isNaN(Date.parse(body.updated_at));
       ensure(fields, {
-        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "349000", currency: "VND" }, updated_at: <ISO 8601> }`,
+        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "${sent.value}", currency: "${sent.currency}" }, updated_at: <ISO 8601> }`,
         exchange,
       });
     },
@@ -64,9 +66,7 @@ export const orderStatusChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §5',
     async run(ctx) {
-      const order = await createOrder(ctx);
-      await ctx.sandbox.approve(order.id);
-      await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const { order } = await approvedAtService(ctx);
       await expectMarketStatus(ctx, order.id, 'APPROVED', 'the provider approved it');
     },
   },

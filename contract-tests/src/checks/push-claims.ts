@@ -8,36 +8,23 @@
 import { isKitError } from '@bnpl-kit/core';
 import { commitmentKeyFor, scopeHash, verifyClaimToken } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
-import type { HttpExchange } from '../http.js';
 import type { ClaimTokenView } from '../sandbox/driver.js';
-import { bearer, signedInUsers } from '../support/users.js';
-import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
+import { pushClaims, pushOwnClaims } from '../support/push-claims.js';
+import { bearer, type SignedInUser, signedIn, signedInAtService } from '../support/users.js';
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
 
-type SignedIn = TestUser & { sessionToken: string };
-
-async function signedIn(ctx: CheckContext, count = 1): Promise<SignedIn[]> {
-  const users = signedInUsers(await ctx.users());
-  if (users.length < count) {
-    return ctx.skip(
-      `needs ${count} user(s) with a session_token; GET ${ctx.paths.prefix}/demo-user gave ${users.length} (see "demo-user contract" in the README)`,
-    );
-  }
-  return users;
+interface Pushed {
+  user: SignedInUser;
+  credifyId: string;
+  /** The claim tokens the service holds for the user after the push. */
+  tokens: ClaimTokenView[];
 }
 
-function pushClaims(
-  ctx: CheckContext,
-  headers: Record<string, string>,
-  body: unknown,
-): Promise<HttpExchange> {
-  return ctx.http.send(ctx.url('/push-claims'), { method: 'POST', json: body, headers });
-}
-
-/** Pushes the user's claims the way the SDK's pushClaimTokensTask does and returns the stored tokens. */
-async function push(ctx: CheckContext, user: SignedIn, credifyId: string): Promise<ClaimTokenView[]> {
-  const exchange = await pushClaims(ctx, bearer(user.sessionToken), { id: user.id, credify_id: credifyId });
+/** The user pushes their own claims; returns the tokens the service then holds. */
+async function push(ctx: CheckContext, user: SignedInUser, credifyId: string): Promise<ClaimTokenView[]> {
+  const exchange = await pushOwnClaims(ctx, user, credifyId);
   expectStatus(exchange, 200, "for pushing the signed-in user's own claims");
   const body = expectJsonObject(exchange, 'for push-claims');
   ensure(body.credify_id === credifyId, { expected: `200 { "credify_id": "${credifyId}" }`, exchange });
@@ -48,6 +35,12 @@ async function push(ctx: CheckContext, user: SignedIn, credifyId: string): Promi
     spec: 'WIRE §6, §7',
   });
   return tokens;
+}
+
+/** The first signed-in user pushes their claims (skipped without one). */
+async function pushAsSignedInUser(ctx: CheckContext): Promise<Pushed> {
+  const { user, credifyId } = await signedInAtService(ctx);
+  return { user, credifyId, tokens: await push(ctx, user, credifyId) };
 }
 
 export const pushClaimsChecks: ContractCheck[] = [
@@ -99,9 +92,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
-      const [user] = await signedIn(ctx);
-      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
-      const tokens = await push(ctx, user!, credifyId);
+      const { credifyId, tokens } = await pushAsSignedInUser(ctx);
       const publicKey = await ctx.sandbox.claimPublicKey();
       if (publicKey === undefined) return ctx.skip('the service has no public key for the organisation');
       for (const t of tokens) {
@@ -132,10 +123,8 @@ export const pushClaimsChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
-      const [user] = await signedIn(ctx);
-      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
-      const tokens = await push(ctx, user!, credifyId);
-      const stored = await ctx.storedClaims(user!);
+      const { user, tokens } = await pushAsSignedInUser(ctx);
+      const stored = await ctx.storedClaims(user);
       if (stored === undefined) {
         return ctx.skip(
           'the market does not expose the stored claims with commitments (demo-user "claims", or the storedClaims option)',
@@ -162,10 +151,8 @@ export const pushClaimsChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     async run(ctx) {
-      const [user] = await signedIn(ctx);
-      const credifyId = await ctx.sandbox.serviceUserId(user!.id);
-      const first = await push(ctx, user!, credifyId);
-      const second = await push(ctx, user!, credifyId);
+      const { user, credifyId, tokens: first } = await pushAsSignedInUser(ctx);
+      const second = await push(ctx, user, credifyId);
       for (const t of second) {
         const earlier = first.find((f) => f.scopeName === t.scopeName);
         ensure(earlier === undefined || earlier.scopeHash !== t.scopeHash, {

@@ -6,10 +6,10 @@
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { ensure, expectProblem, expectStatus, problemPaths } from '../expect.js';
 import type { HttpExchange } from '../http.js';
+import { approvedOrder } from '../support/approvals.js';
 import { createOrder, orderPath } from '../support/orders.js';
-import { bearer, signedInUsers } from '../support/users.js';
+import { bearer, signedInUser } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
-import { approvedOrder } from './orders-actions.js';
 
 interface LimitedEndpoint {
   slug: string;
@@ -51,8 +51,7 @@ const ENDPOINTS: LimitedEndpoint[] = [
     what: 'POST /push-claims',
     modes: DATA_SHARING_ONLY,
     async send(ctx, body) {
-      const [user] = signedInUsers(await ctx.users());
-      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      const user = await signedInUser(ctx);
       return post(ctx, ctx.url('/push-claims'), body, bearer(user.sessionToken));
     },
   },
@@ -97,8 +96,7 @@ export const requestLimitChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
     async run(ctx) {
-      const [user] = signedInUsers(await ctx.users());
-      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
+      const user = await signedInUser(ctx);
       const bodies: [string, string][] = [
         ['a body that is not JSON', '{"id": '],
         ['a body without "credify_id"', JSON.stringify({ id: user.id })],

@@ -6,10 +6,11 @@
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { RouteFaultSpec } from '../sandbox/driver.js';
+import { approvedOrder } from '../support/approvals.js';
 import { createOrder, postAction, postOrder, sampleOrder, statusPath } from '../support/orders.js';
-import { bearer, signedInUsers } from '../support/users.js';
+import { pushOwnClaims } from '../support/push-claims.js';
+import { signedInAtService } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
-import { approvedOrder } from './orders-actions.js';
 
 const UPSTREAM = [502, 503, 504] as const;
 
@@ -118,18 +119,11 @@ export const serviceFailureChecks: ContractCheck[] = [
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §2',
     async run(ctx) {
-      const [user] = signedInUsers(await ctx.users());
-      if (!user) return ctx.skip('needs a demo user with a session_token (GET /v1/demo-user)');
-      const credifyId = await ctx.sandbox.serviceUserId(user.id);
+      const { user, credifyId } = await signedInAtService(ctx);
       const exchange = await withFault(
         ctx,
         { operation: 'pushClaimTokens', action: 'error', status: 500 },
-        () =>
-          ctx.http.send(ctx.url('/push-claims'), {
-            method: 'POST',
-            json: { id: user.id, credify_id: credifyId },
-            headers: bearer(user.sessionToken),
-          }),
+        () => pushOwnClaims(ctx, user, credifyId),
       );
       expectUpstreamProblem(exchange, 'answers 500 to the claim tokens');
     },

@@ -6,10 +6,10 @@
 
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure } from '../expect.js';
-import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
+import { approvedOrder, approvedUnannounced } from '../support/approvals.js';
+import { expectMarketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
-import { approvedOrder } from './orders-actions.js';
 
 const PROXY_HOST = 'bnpl-market.internal:8080';
 
@@ -21,8 +21,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
-      const order = await createOrder(ctx);
-      await approveUnannounced(ctx, order.id);
+      const order = await approvedUnannounced(ctx);
       const body = statusEvent(order.id, 'APPROVED');
       const { exchange } = await sendWebhook(ctx, body, { host: PROXY_HOST });
       expectAck(

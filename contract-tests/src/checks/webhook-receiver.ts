@@ -4,7 +4,8 @@
  * and a wrong content type never turns into a 5xx.
  */
 import { ensure, expectProblem, fail } from '../expect.js';
-import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
+import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
+import { createOrder, expectMarketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
 
@@ -15,8 +16,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
-      const order = await createOrder(ctx);
-      await approveUnannounced(ctx, order.id);
+      const order = await approvedUnannounced(ctx);
       const pretty = `${JSON.stringify(JSON.parse(statusEvent(order.id, 'APPROVED')), null, 2)}\n`;
       const { exchange } = await sendWebhook(ctx, pretty);
       expectAck(exchange, false, 'a pretty-printed body signed over exactly its bytes');
@@ -29,9 +29,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
-      const order = await createOrder(ctx);
-      await ctx.sandbox.approve(order.id);
-      const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const { order, delivery } = await approvedAtService(ctx);
       const old = ctx.toleranceSeconds + 60;
       const replay = await sendWebhook(ctx, delivery.body, { eventId: delivery.eventId, ageSeconds: old });
       expectProblem(replay.exchange, 401, {
@@ -94,8 +92,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     spec: 'WIRE §4',
     async run(ctx) {
       // WIRE §4 does not make the content type part of verification; WIRE §2 says a refusal is a 415.
-      const order = await createOrder(ctx);
-      await approveUnannounced(ctx, order.id);
+      const order = await approvedUnannounced(ctx);
       const { exchange } = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'), {
         headers: { 'Content-Type': 'text/plain' },
       });

@@ -6,6 +6,7 @@
  */
 import { ensure, expectJsonObject, expectProblem } from '../expect.js';
 import type { HttpExchange } from '../http.js';
+import { approvedAtService } from '../support/approvals.js';
 import { createOrder, expectMarketStatus, postAction, statusPath } from '../support/orders.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
@@ -17,9 +18,7 @@ export const webhookStateChecks: ContractCheck[] = [
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     async run(ctx) {
-      const order = await createOrder(ctx);
-      await ctx.sandbox.approve(order.id);
-      const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const { order, delivery } = await approvedAtService(ctx);
       const replayed = await ctx.sandbox.replay(delivery.id);
       const answer = replayed.attempts.at(-1);
       let body: unknown;
@@ -48,9 +47,7 @@ export const webhookStateChecks: ContractCheck[] = [
     async run(ctx) {
       // The service's own history (PENDING → APPROVED → DISBURSING → PAID, each delivered); then
       // updates it sent earlier arrive again, late, under new event IDs.
-      const order = await createOrder(ctx);
-      await ctx.sandbox.approve(order.id);
-      await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+      const { order } = await approvedAtService(ctx);
       await ctx.sandbox.ready(order.id);
       await ctx.sandbox.awaitStatusDelivery(order.id, 'DISBURSING');
       // A data-sharing market may disburse on readiness by itself: then PAID came already.
@@ -122,9 +119,7 @@ export const webhookStateChecks: ContractCheck[] = [
     modes: ['data-sharing'],
     spec: 'WIRE §3',
     async run(ctx) {
-      const approved = await createOrder(ctx);
-      await ctx.sandbox.approve(approved.id);
-      await ctx.sandbox.awaitStatusDelivery(approved.id, 'APPROVED');
+      const { order: approved } = await approvedAtService(ctx);
       const cancel = await postAction(ctx, approved.id, 'cancel');
       ensure(cancel.status === 202, {
         expected: '202 for cancelling an order whose APPROVED webhook was delivered',

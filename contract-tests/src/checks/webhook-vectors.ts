@@ -5,7 +5,8 @@
  */
 import { generateKeyPair } from '@bnpl-kit/core/testing';
 import { expectProblem, fail } from '../expect.js';
-import { approveUnannounced, createOrder, expectMarketStatus } from '../support/orders.js';
+import { approveUnannounced } from '../support/approvals.js';
+import { createOrder, expectMarketStatus } from '../support/orders.js';
 import {
   liveAge,
   RECIPES,

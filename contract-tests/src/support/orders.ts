@@ -1,47 +1,49 @@
 /**
  * Order helpers: a valid create request per WIRE §1, creating an order through the market, reading
  * its status through the market, and the state probes (cancel, disburse) that show the market's own
- * view of an order over HTTP.
+ * view of an order over HTTP. Orders the provider approved are in approvals.ts.
  */
+import { wireOrder } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectStatus, type JsonObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { CheckContext } from '../types.js';
 import { ContractViolation, PrerequisiteFailed } from '../violation.js';
 
-export interface OrderRequest {
-  reference_id: string;
-  total_amount: { value: string; currency: string };
-  order_lines: Record<string, unknown>[];
+interface WireAmount {
+  value: string;
+  currency: string;
 }
 
-/** Two lines, 2 × 150 000 + 1 × 49 000 = 349 000 VND. */
+/** An order line as sent; checks break single fields of it. */
+export interface OrderLineRequest extends Record<string, unknown> {
+  quantity: number;
+  unit_price: WireAmount;
+  subtotal: WireAmount;
+}
+
+export interface OrderRequest extends Record<string, unknown> {
+  reference_id: string;
+  total_amount: WireAmount;
+  order_lines: OrderLineRequest[];
+}
+
+/**
+ * The project's one order fixture (`@bnpl-kit/core/testing`, in the wire form a request carries),
+ * valid under every rule of WIRE §1, under `referenceId`. A fresh copy each call: checks break it.
+ */
 export function sampleOrder(referenceId: string): OrderRequest {
-  return {
-    reference_id: referenceId,
-    total_amount: { value: '349000', currency: 'VND' },
-    order_lines: [
-      {
-        name: 'Áo thun cotton',
-        reference_id: 'sku-tee-01',
-        image_url: 'https://shop.example.com/images/tee.jpg',
-        product_url: 'https://shop.example.com/products/tee',
-        quantity: 2,
-        measment_unit: 'EACH',
-        unit_price: { value: '150000', currency: 'VND' },
-        subtotal: { value: '300000', currency: 'VND' },
-      },
-      {
-        name: 'Tất len',
-        reference_id: 'sku-socks-02',
-        image_url: 'https://shop.example.com/images/socks.jpg',
-        product_url: 'https://shop.example.com/products/socks',
-        quantity: 1,
-        measment_unit: 'EACH',
-        unit_price: { value: '49000', currency: 'VND' },
-        subtotal: { value: '49000', currency: 'VND' },
-      },
-    ],
-  };
+  return wireOrder({ reference_id: referenceId }) as OrderRequest;
+}
+
+/** The fixture with its first line's quantity changed and the amounts following: other content, still valid. */
+export function sampleOrderOfQuantity(referenceId: string, quantity: number): OrderRequest {
+  const order = sampleOrder(referenceId);
+  const line = order.order_lines[0]!;
+  line.quantity = quantity;
+  line.subtotal = { ...line.unit_price, value: String(BigInt(line.unit_price.value) * BigInt(quantity)) };
+  const total = order.order_lines.reduce((sum, l) => sum + BigInt(l.subtotal.value), 0n);
+  order.total_amount = { ...order.total_amount, value: String(total) };
+  return order;
 }
 
 export function postOrder(
@@ -62,6 +64,8 @@ export const CREATE_CHECK_ID = 'orders.create.valid';
 export interface CreatedOrder {
   id: string;
   referenceId: string;
+  /** What was sent to create it. */
+  request: OrderRequest;
   record: JsonObject;
   exchange: HttpExchange;
 }
@@ -80,7 +84,7 @@ export async function createOrder(
       exchange,
       spec: 'spec: Order record',
     });
-    return { id: record.id, referenceId: request.reference_id, record, exchange };
+    return { id: record.id, referenceId: request.reference_id, request, record, exchange };
   } catch (error) {
     // Order creation is certified by its own check; here it is only a step.
     if (error instanceof ContractViolation) throw new PrerequisiteFailed(CREATE_CHECK_ID, error);
@@ -133,18 +137,4 @@ export function postAction(
   action: 'cancel' | 'disburse',
 ): Promise<HttpExchange> {
   return ctx.http.send(orderPath(ctx, id, action), { method: 'POST', headers: { ...ctx.systemAuth } });
-}
-
-/**
- * The provider approves `id` at the service, but the service's own APPROVED webhook is dropped, so
- * a check can deliver that status itself (as a vector, pretty-printed, through a proxy) while the
- * service and the webhooks still agree (certify never delivers a status the service does not have).
- */
-export async function approveUnannounced(ctx: CheckContext, id: string): Promise<void> {
-  await ctx.sandbox.injectFault({ action: 'drop', times: 1, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
-  try {
-    await ctx.sandbox.approve(id);
-  } finally {
-    await ctx.sandbox.clearFaults();
-  }
 }

@@ -15,7 +15,7 @@
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { isObject } from '../expect.js';
-import type { TestUser } from '../types.js';
+import type { CheckContext, TestUser } from '../types.js';
 
 function userOf(value: unknown): TestUser | undefined {
   if (!isObject(value) || typeof value.id !== 'string' || value.id === '') return undefined;
@@ -47,9 +47,35 @@ export function hasCommitments(claims: ClaimObject | undefined): claims is Claim
   );
 }
 
+export type SignedInUser = TestUser & { sessionToken: string };
+
 /** Users who can sign in, i.e. have a session token. */
-export function signedInUsers(users: readonly TestUser[]): (TestUser & { sessionToken: string })[] {
-  return users.filter((u): u is TestUser & { sessionToken: string } => typeof u.sessionToken === 'string');
+export function signedInUsers(users: readonly TestUser[]): SignedInUser[] {
+  return users.filter((u): u is SignedInUser => typeof u.sessionToken === 'string');
+}
+
+/** The market's users who can sign in; the check is skipped when there are fewer than `count`. */
+export async function signedIn(ctx: CheckContext, count = 1): Promise<SignedInUser[]> {
+  const users = signedInUsers(await ctx.users());
+  if (users.length < count) {
+    return ctx.skip(
+      `needs ${count} user(s) with a session_token; GET ${ctx.paths.prefix}/demo-user gave ${users.length} (see "demo-user contract" in the README)`,
+    );
+  }
+  return users;
+}
+
+/** The first user who can sign in (else the check is skipped). */
+export async function signedInUser(ctx: CheckContext): Promise<SignedInUser> {
+  return (await signedIn(ctx))[0]!;
+}
+
+/** The first user who can sign in, and their service user ID (an availability check creates it if needed). */
+export async function signedInAtService(
+  ctx: CheckContext,
+): Promise<{ user: SignedInUser; credifyId: string }> {
+  const user = await signedInUser(ctx);
+  return { user, credifyId: await ctx.sandbox.serviceUserId(user.id) };
 }
 
 export function bearer(token: string): Record<string, string> {

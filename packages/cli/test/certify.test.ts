@@ -33,6 +33,19 @@ async function certifyArgs(mode: string, extra: string[] = []) {
   };
 }
 
+/** A first run for the checks in `only` that saves the keys and prints them (no market answers yet). */
+async function firstRun(mode: string, only: string[]) {
+  const { marketPort, args } = await certifyArgs(mode, [
+    '--only',
+    ...only,
+    '--market-token',
+    'mkt_test_token',
+  ]);
+  const config = file('{}', 'certify.json');
+  const env = parseExports((await cli(...args, '--save-config', config, '--timeout', '1')).stdout);
+  return { marketPort, args, config, env };
+}
+
 describe('bnpl-kit certify', () => {
   it('saves its keys on a first run, and certifies the market configured with them on the next', async () => {
     const config = file('{}', 'certify.json');
@@ -76,16 +89,8 @@ describe('bnpl-kit certify', () => {
   });
 
   it('fails a market that moves orders backwards, naming webhook.out-of-order in the JUnit report', async () => {
-    const { marketPort, args } = await certifyArgs('data-sharing', [
-      '--only',
-      'webhook.',
-      '--market-token',
-      'mkt_test_token',
-    ]);
-    const config = file('{}', 'certify.json');
+    const { marketPort, args, config, env } = await firstRun('data-sharing', ['webhook.']);
     const report = file('', 'report.xml');
-    const printed = await cli(...args, '--save-config', config, '--timeout', '1');
-    const env = parseExports(printed.stdout);
     const testMarket = createTestMarket(configFromEnv(env, 'data-sharing'));
     running = await serveMarket(
       configFromEnv(env, 'data-sharing'),
@@ -108,14 +113,7 @@ describe('bnpl-kit certify', () => {
   });
 
   it('fails a run with a skipped check (INCOMPLETE, naming what to expose) unless --allow-skips', async () => {
-    const { marketPort, args } = await certifyArgs('data-sharing', [
-      '--only',
-      'push-claims.tokens-verify',
-      '--market-token',
-      'mkt_test_token',
-    ]);
-    const config = file('{}', 'certify.json');
-    const env = parseExports((await cli(...args, '--save-config', config, '--timeout', '1')).stdout);
+    const { marketPort, args, config, env } = await firstRun('data-sharing', ['push-claims.tokens-verify']);
     const { market } = createTestMarket(configFromEnv(env, 'data-sharing'));
     // A demo-user answer without session tokens: the push-claims checks cannot act as a user.
     const withoutSessions: typeof market = {
@@ -136,15 +134,10 @@ describe('bnpl-kit certify', () => {
   });
 
   it('stops at --deadline: checks not started by then are not run, and the run fails', async () => {
-    const { marketPort, args } = await certifyArgs('basic', [
-      '--only',
+    const { marketPort, args, config, env } = await firstRun('basic', [
       'service-failure.create.timeout',
       'service-failure.status.error',
-      '--market-token',
-      'mkt_test_token',
     ]);
-    const config = file('{}', 'certify.json');
-    const env = parseExports((await cli(...args, '--save-config', config, '--timeout', '1')).stdout);
     running = await serveMarket(configFromEnv(env, 'basic'), marketPort);
     // The first check waits out the market's own service timeout, longer than the whole run may take.
     const run = await cli(...args, '--config', config, '--deadline', '1');

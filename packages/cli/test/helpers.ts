@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webhookVectors as vectors } from '@bnpl-kit/contract-tests/testing';
+import { Command } from 'commander';
+import { createSandboxCommand } from '../src/commands/sandbox.js';
 import { runCli } from '../src/index.js';
 
 export { vectors };
@@ -25,6 +27,22 @@ export async function cli(...args: string[]): Promise<CliRun> {
     },
   });
   return { status, stdout, stderr };
+}
+
+/** Runs `bnpl-kit sandbox …` in-process; `whileRunning` gets the base URL and the printed banner. */
+export async function runSandbox(
+  args: string[],
+  whileRunning: (url: string, printed: string) => Promise<void>,
+): Promise<string> {
+  let printed = '';
+  const append = (text: string) => {
+    printed += text;
+  };
+  const io = { stdout: append, stderr: append };
+  const program = new Command('bnpl-kit').exitOverride();
+  createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
+  await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
+  return printed;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bnpl-kit-cli-'));

@@ -1,20 +1,5 @@
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { createSandboxCommand } from '../src/commands/sandbox.js';
-import { file } from './helpers.js';
-
-/** Runs `bnpl-kit sandbox …` in-process; `whileRunning` gets the base URL and the printed banner. */
-async function runSandbox(args: string[], whileRunning: (url: string, printed: string) => Promise<void>) {
-  let printed = '';
-  const append = (text: string) => {
-    printed += text;
-  };
-  const io = { stdout: append, stderr: append };
-  const program = new Command('bnpl-kit').exitOverride();
-  createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
-  await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
-  return printed;
-}
+import { file, runSandbox } from './helpers.js';
 
 describe('bnpl-kit sandbox', () => {
   it('prints the base URL, API key, public key and admin endpoints, and serves the admin API', async () => {

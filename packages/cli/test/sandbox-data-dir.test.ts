@@ -2,26 +2,14 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { wireOrder } from '@bnpl-kit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandboxCommand } from '../src/commands/sandbox.js';
+import { runSandbox } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
-
-async function runSandbox(args: string[], whileRunning: (url: string, printed: string) => Promise<void>) {
-  let printed = '';
-  const append = (text: string) => {
-    printed += text;
-  };
-  const io = { stdout: append, stderr: append };
-  const program = new Command('bnpl-kit').exitOverride();
-  createSandboxCommand((server) => whileRunning(server.url, printed))(program, io);
-  await program.parseAsync(['sandbox', '--port', '0', ...args], { from: 'user' });
-  return printed;
-}
 
 async function call(
   url: string,
@@ -39,22 +27,7 @@ async function call(
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
 }
 
-const order = {
-  reference_id: 'kept-1',
-  total_amount: { value: '100000', currency: 'VND' },
-  order_lines: [
-    {
-      name: 'Tea',
-      reference_id: 'tea',
-      image_url: 'https://shop.example/tea.png',
-      product_url: 'https://shop.example/tea',
-      quantity: 1,
-      measment_unit: 'EACH',
-      unit_price: { value: '100000', currency: 'VND' },
-      subtotal: { value: '100000', currency: 'VND' },
-    },
-  ],
-};
+const order = wireOrder({ reference_id: 'kept-1' });
 
 const keysOf = (printed: string) => ({
   apiKey: /APP_API_KEY=(\S+)/.exec(printed)?.[1],

@@ -5,6 +5,19 @@ import { cli, file, REASON_CODES, vectors, verifyArgs } from './helpers.js';
 const URL = 'https://market.example.com/v1/webhook';
 const BODY = '{"type":"BNPL_ORDER_STATUS_UPDATED","order_id":"ord_9","order_status":"APPROVED"}';
 
+/** `webhook verify` of a delivery to URL; the body (`--body …`) and options follow. */
+const verifyCommand = (publicKey: string, headers: string, ...rest: string[]) => [
+  'webhook',
+  'verify',
+  '--public-key',
+  publicKey,
+  '--url',
+  URL,
+  '--headers',
+  headers,
+  ...rest,
+];
+
 describe('bnpl-kit webhook verify: every shared vector', () => {
   it.each(vectors.webhook_cases.filter((c) => c.expect === 'valid'))('$name → valid, exit 0', async (c) => {
     const run = await cli(...verifyArgs(c));
@@ -88,16 +101,7 @@ describe('bnpl-kit webhook sign', () => {
     const body = file(BODY, 'body.json');
     const signed = await cli('webhook', 'sign', '--signing-key', signingKey, '--url', URL, '--body', body);
     const headers = file(signed.stdout, 'headers.json');
-    const common = [
-      'webhook',
-      'verify',
-      '--public-key',
-      vectors.public_key,
-      '--url',
-      URL,
-      '--headers',
-      headers,
-    ];
+    const common = verifyCommand(vectors.public_key, headers);
     expect((await cli(...common, '--body', body)).stdout).toBe('valid\n');
     const changed = await cli(...common, '--body', file(`${BODY} `));
     expect(changed.status).toBe(1);
@@ -143,19 +147,7 @@ describe('bnpl-kit keygen', () => {
       '--body',
       body,
     );
-    const verify = (key: string) =>
-      cli(
-        'webhook',
-        'verify',
-        '--public-key',
-        key,
-        '--url',
-        URL,
-        '--headers',
-        file(signed.stdout),
-        '--body',
-        body,
-      );
+    const verify = (key: string) => cli(...verifyCommand(key, file(signed.stdout), '--body', body));
     expect((await verify(pair.publicKey)).stdout).toBe('valid\n');
     expect((await verify(file(pair.publicKeyPem))).stdout).toBe('valid\n');
     expect((await verify(vectors.public_key)).status).toBe(1);
@@ -168,25 +160,10 @@ describe('usage errors exit 2 with a message', () => {
     ['an unknown command', ['frobnicate'], /unknown command/],
     [
       'an unreadable body file',
-      [
-        'webhook',
-        'verify',
-        '--public-key',
-        vectors.public_key,
-        '--url',
-        URL,
-        '--headers',
-        '/nonexistent/h.json',
-        '--body',
-        '/nonexistent/b',
-      ],
+      verifyCommand(vectors.public_key, '/nonexistent/h.json', '--body', '/nonexistent/b'),
       /cannot read headers file/,
     ],
-    [
-      'a bad public key',
-      ['webhook', 'verify', '--public-key', 'nope', '--url', URL, '--headers', 'x', '--body', 'y'],
-      /public key/,
-    ],
+    ['a bad public key', verifyCommand('nope', 'x', '--body', 'y'), /public key/],
   ])('%s', async (_label, args, message) => {
     const run = await cli(...args);
     expect(run.status).toBe(2);

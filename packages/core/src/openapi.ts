@@ -4,7 +4,13 @@
  * regenerates). For the sandbox, which serves and writes them, and the contract tests, which check
  * answers against them; test/exports.test.ts in tools/repo-checks pins the list.
  */
-export { type MarketOpenApiOptions, marketOpenApi, OPENAPI_VERSION, openApiPath } from './openapi/market.js';
+export {
+  type MarketOpenApiOptions,
+  marketOpenApi,
+  OPENAPI_VERSION,
+  openApiInfo,
+  openApiPath,
+} from './openapi/market.js';
 export { problemResponses, problemSchema } from './openapi/problem.js';
 export { SchemaSet } from './openapi/schemas.js';
 export { type ServiceOpenApiOptions, serviceOpenApi } from './openapi/service.js';

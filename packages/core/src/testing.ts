@@ -159,6 +159,6 @@ export async function signWebhook(options: SignWebhookOptions): Promise<SignedWe
 }
 
 // Fixtures and helpers for every package's tests, in one home.
-export { kitErrorOf } from './testing/kit-error.js';
+export { kitErrorOf, kitErrorThrownBy } from './testing/kit-error.js';
 export { orderFixture, orderLineFixture, wireOrder, wireOrderLine } from './testing/orders.js';
 export { type PollOptions, PollTimeout, pollUntil } from './testing/poll.js';

@@ -23,7 +23,9 @@ export {
 export type { ClaimValue, ScopeClaims } from './claims/types.js';
 // RFC 9457 problem documents.
 export { PROBLEM_CONTENT_TYPE, type ProblemDocument, problemResponse } from './errors.js';
-// The router the market endpoints are served by.
+// A JSON request body under a byte cap (415 / 413 / 400 problems), as the market endpoints read it.
+export { readJsonBody } from './market/body.js';
+// The router the market endpoints and the sandbox's routes are served by.
 export { type Method, type Route, type RouteMatch, Router } from './market/router.js';
 // Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.
 export { encodeWebhookEvent, isUnknownEvent, parseWebhookEvent } from './models/events.js';
@@ -49,10 +51,8 @@ export {
   CLAIM_PROVIDER_PERMISSION,
   type EnvelopeError,
   failureEnvelope,
-  findServiceRoute,
   type HttpMethod,
   IDEMPOTENCY_KEY_HEADER,
-  matchServicePath,
   READ_FILTERED_OFFERS_SCOPE,
   type RouteDefinition,
   SERVICE_OPERATIONS,

@@ -3,7 +3,8 @@ import { buildClaimObject } from '../src/claims/builder.js';
 import { extractCommitments, generateCommitment } from '../src/claims/commitment.js';
 import { commitmentKeyFor, scopeFilter } from '../src/claims/names.js';
 import type { BuildClaimObjectInput } from '../src/claims/types.js';
-import { KitError } from '../src/errors.js';
+import type { KitError } from '../src/errors.js';
+import { kitErrorThrownBy } from '../src/testing.js';
 
 const ORG = '3b36d4f6-610e-4a16-924a-0a6766203439';
 const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
@@ -20,16 +21,7 @@ const base: BuildClaimObjectInput = {
   customScopes: { loyalty: { tier: 'gold', points: 1200 } },
 };
 
-function validationError(fn: () => unknown): KitError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KitError);
-    expect((error as KitError).code).toBe('validation_failed');
-    return error as KitError;
-  }
-  throw new Error('expected a validation error');
-}
+const validationError = (run: () => unknown): KitError => kitErrorThrownBy(run, 'validation_failed');
 
 describe('buildClaimObject', () => {
   it('builds every standard scope and qualifies custom scopes and claims', () => {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
 import { headerSafe, idempotencyKeys } from '../src/service/idempotency.js';
-import { signWebhook, wireOrder, wireOrderLine } from '../src/testing.js';
-import { API_TOKEN, call, insertOrder, makeMarket, ORIGIN, USER_TOKEN } from './market-support.js';
+import { wireOrder, wireOrderLine } from '../src/testing.js';
+import { API_TOKEN, call, deliverWebhook, insertOrder, makeMarket, USER_TOKEN } from './market-support.js';
 
 const post = (body: unknown, token = API_TOKEN) => ({ method: 'POST', token, body: JSON.stringify(body) });
 
@@ -123,21 +123,9 @@ describe('path parameters and other IDs', () => {
       { body: { type: 'SOMETHING\u0000NEW' } },
     ];
     for (const { body, eventId } of cases) {
-      const signed = await signWebhook({
-        url: t.market.webhookUrl,
-        body,
-        signingKey: t.serviceKeys.privateKeyPem,
-        ...(eventId && { eventId }),
-      });
-      const response = await t.market.handle(
-        new Request(`${ORIGIN}/v1/webhook`, {
-          method: 'POST',
-          headers: signed.headers,
-          body: signed.body as BodyInit,
-        }),
-      );
+      const { response, json } = await deliverWebhook(t, body, eventId ? { eventId } : {});
       expect(response.status).toBe(400);
-      expect((await response.json()).code).toBe('validation_failed');
+      expect(json.code).toBe('validation_failed');
     }
     expect(t.hooks.webhooks).toEqual([]);
     expect(t.store.orders()[0]?.status).toBe('PENDING');
@@ -178,18 +166,11 @@ describe('a database connection lost once', () => {
       };
     };
     failOnce('transaction');
-    const signed = await signWebhook({
-      url: t.market.webhookUrl,
-      body: { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: 'ord-1', order_status: 'APPROVED' },
-      signingKey: t.serviceKeys.privateKeyPem,
+    const { response: webhook } = await deliverWebhook(t, {
+      type: 'BNPL_ORDER_STATUS_UPDATED',
+      order_id: 'ord-1',
+      order_status: 'APPROVED',
     });
-    const webhook = await t.market.handle(
-      new Request(`${ORIGIN}/v1/webhook`, {
-        method: 'POST',
-        headers: signed.headers,
-        body: signed.body as BodyInit,
-      }),
-    );
     expect(webhook.status).toBe(200);
     expect(t.store.orders()[0]?.status).toBe('APPROVED');
     failOnce('findOrderByReferenceId');

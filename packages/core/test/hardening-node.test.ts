@@ -40,12 +40,14 @@ function raw(port: number, text: string, keepOpen = false): Promise<string> {
 }
 
 describe('absolute-form request targets', () => {
-  it('keep only path and query', () => {
-    expect(pathAndQuery('http://x/v1/orders?a=1')).toBe('/v1/orders?a=1');
-    expect(pathAndQuery('/v1/orders')).toBe('/v1/orders');
-    expect(pathAndQuery('*')).toBe('/');
-    expect(pathAndQuery('http://[bad')).toBe('/');
-    expect(pathAndQuery(undefined)).toBe('/');
+  it.each([
+    ['http://x/v1/orders?a=1', '/v1/orders?a=1'],
+    ['/v1/orders', '/v1/orders'],
+    ['*', '/'],
+    ['http://[bad', '/'],
+    [undefined, '/'],
+  ])('keep only path and query: %s is read as %s', (target, path) => {
+    expect(pathAndQuery(target)).toBe(path);
   });
 
   it('are answered like their path through the Node bridge (401 without credentials, not 500)', async () => {
@@ -93,6 +95,19 @@ describe('answerClientError', () => {
 });
 
 describe('kitErrorOfFramework', () => {
+  it.each([
+    [400, 'validation_failed'],
+    [404, 'not_found'],
+    [405, 'method_not_allowed'],
+    [408, 'request_timeout'],
+    [413, 'payload_too_large'],
+    [415, 'unsupported_media_type'],
+    [431, 'headers_too_large'],
+  ])('answers a framework %i as a %s problem of that status', (status, code) => {
+    const error = kitErrorOfFramework(Object.assign(new Error('x'), { status }));
+    expect([error.status, error.code]).toEqual([status, code]);
+  });
+
   it('maps framework statuses to problems and never keeps their message', () => {
     const decode = Object.assign(new URIError('Failed to decode param /etc/passwd'), { status: 400 });
     expect(kitErrorOfFramework(decode).toProblem()).toMatchObject({ status: 400, code: 'validation_failed' });

@@ -5,21 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServiceClient } from '../src/index.js';
-import {
-  envelope,
-  ORDERS,
-  orderInput,
-  scriptedFetch,
-  tokenAnswer,
-  wireServiceOrder,
-} from './service-support.js';
+import { envelope, orderInput, orderService } from './service-support.js';
 
 describe('Idempotency-Key from user data', () => {
   it('reaches the service for Vietnamese, CJK and emoji IDs, as an ASCII header', async () => {
     const credifyId = 'người-dùng-🛒';
-    const s = scriptedFetch({
-      'POST /v1/token': () => tokenAnswer(),
-      [`POST ${ORDERS}`]: () => envelope(wireServiceOrder()),
+    const s = orderService({
       [`PUT /v1/claim-providers/entities/${encodeURIComponent(credifyId)}/claims`]: () => envelope({}),
     });
     // The real fetch validates header values the same way `new Headers` does.

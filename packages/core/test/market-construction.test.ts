@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { KitError } from '../src/errors.js';
+import type { KitError } from '../src/errors.js';
 import { createMarket } from '../src/market/create-market.js';
 import { createMemoryStore } from '../src/market/memory-store.js';
+import { kitErrorThrownBy } from '../src/testing.js';
 import { createFakeService, ORIGIN, testHooks } from './market-support.js';
 
 const base = () => ({
@@ -16,16 +17,7 @@ const base = () => ({
   store: createMemoryStore(),
 });
 
-function misconfigured(run: () => unknown): KitError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KitError);
-    expect((error as KitError).code).toBe('misconfigured');
-    return error as KitError;
-  }
-  throw new Error('expected createMarket to refuse');
-}
+const misconfigured = (run: () => unknown): KitError => kitErrorThrownBy(run, 'misconfigured');
 
 describe('createMarket refuses to start when it could not serve safely', () => {
   it('starts with the two auth hooks and the redirect hook in basic mode', () => {

@@ -13,7 +13,7 @@ import type { MarketTransaction } from '../src/market/store.js';
 import { Secret } from '../src/models/secret.js';
 import type { OrderStatus } from '../src/models/status.js';
 import type { CallOptions, ServiceClient, ServiceOrder, TokenIntrospection } from '../src/service/types.js';
-import { generateKeyPair } from '../src/testing.js';
+import { generateKeyPair, signWebhook } from '../src/testing.js';
 
 export const API_TOKEN = 'market-systems-token';
 export const USER_TOKEN = 'user-token-of-u1';
@@ -214,4 +214,26 @@ export async function insertOrder(
     status,
     requestFingerprint: 'fp',
   });
+}
+
+/** Signs `body` as the fake service would and delivers it to the market's webhook endpoint. */
+export async function deliverWebhook(
+  t: TestMarket,
+  body: unknown,
+  options: { eventId?: string; url?: string } = {},
+) {
+  const signed = await signWebhook({
+    url: options.url ?? t.market.webhookUrl,
+    body: body as object,
+    signingKey: t.serviceKeys.privateKeyPem,
+    ...(options.eventId ? { eventId: options.eventId } : {}),
+  });
+  const response = await t.market.handle(
+    new Request(`${ORIGIN}/v1/webhook`, {
+      method: 'POST',
+      headers: signed.headers,
+      body: signed.body as BodyInit,
+    }),
+  );
+  return { response, eventId: signed.headers['X-Event-Id']!, json: await response.json() };
 }

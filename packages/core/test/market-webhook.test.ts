@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { markBodyNotRaw } from '../src/market/body-hints.js';
 import { signWebhook } from '../src/testing.js';
 import vectors from './fixtures/webhook-and-claims.json' with { type: 'json' };
-import { insertOrder, makeMarket, ORIGIN, type TestMarket } from './market-support.js';
+import { deliverWebhook, insertOrder, makeMarket, ORIGIN } from './market-support.js';
 
 const EXPECTED_CODE: Record<string, RegExp> = {
   signature: /^signature_invalid$/,
@@ -22,17 +22,6 @@ function vectorRequest(url: string, vector: Vector): Request {
 
 function post(url: string, signed: { headers: Record<string, string>; body: Uint8Array }): Request {
   return new Request(url, { method: 'POST', headers: signed.headers, body: signed.body as BodyInit });
-}
-
-async function deliver(t: TestMarket, body: unknown, options: { eventId?: string; url?: string } = {}) {
-  const signed = await signWebhook({
-    url: options.url ?? t.market.webhookUrl,
-    body: body as object,
-    signingKey: t.serviceKeys.privateKeyPem,
-    ...(options.eventId ? { eventId: options.eventId } : {}),
-  });
-  const response = await t.market.handle(post(`${ORIGIN}/v1/webhook`, signed));
-  return { response, eventId: signed.headers['X-Event-Id']!, json: await response.json() };
 }
 
 const statusEvent = (orderId: string, status: string) => ({
@@ -88,7 +77,7 @@ describe('webhook processing', () => {
   it('verifies a pretty-printed body as the bytes that were signed', async () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'PENDING');
-    const { response } = await deliver(t, JSON.stringify(statusEvent('o1', 'APPROVED'), null, 2));
+    const { response } = await deliverWebhook(t, JSON.stringify(statusEvent('o1', 'APPROVED'), null, 2));
     expect(response.status).toBe(200);
     expect(t.store.orders()[0]?.status).toBe('APPROVED');
   });
@@ -96,8 +85,8 @@ describe('webhook processing', () => {
   it('acknowledges a duplicate event ID without running the handler again', async () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'PENDING');
-    const first = await deliver(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_dup' });
-    const second = await deliver(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_dup' });
+    const first = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_dup' });
+    const second = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_dup' });
     expect(first.json).toEqual({ received: true });
     expect(second.json).toEqual({ received: true, duplicate: true });
     expect(t.hooks.webhooks).toHaveLength(1);
@@ -107,7 +96,7 @@ describe('webhook processing', () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'PENDING');
     const results = await Promise.all(
-      [1, 2, 3].map(() => deliver(t, statusEvent('o1', 'APPROVED'), { eventId: 'e' })),
+      [1, 2, 3].map(() => deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'e' })),
     );
     expect(results.filter((r) => r.json.duplicate === true)).toHaveLength(2);
     expect(t.hooks.webhooks).toHaveLength(1);
@@ -117,7 +106,7 @@ describe('webhook processing', () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'PENDING');
     for (const status of ['PAID', 'APPROVED', 'DISBURSING']) {
-      expect((await deliver(t, statusEvent('o1', status))).response.status).toBe(200);
+      expect((await deliverWebhook(t, statusEvent('o1', status))).response.status).toBe(200);
     }
     expect(t.store.orders()[0]?.status).toBe('PAID');
     expect(t.hooks.webhooks.map((w) => w.transition)).toEqual([
@@ -139,13 +128,13 @@ describe('webhook processing', () => {
       },
     });
     await insertOrder(t.store, 'o1', 'PENDING');
-    const first = await deliver(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_retry' });
+    const first = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_retry' });
     expect(first.response.status).toBe(500);
     expect(first.json.detail).not.toContain('queue down');
     expect(t.store.processedEvents()).toEqual([]);
     expect(t.store.orders()[0]?.status).toBe('PENDING');
     fail = false;
-    const retry = await deliver(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_retry' });
+    const retry = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_retry' });
     expect(retry.json).toEqual({ received: true });
     expect(t.store.orders()[0]?.status).toBe('APPROVED');
   });
@@ -154,17 +143,17 @@ describe('webhook processing', () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'APPROVED');
     await insertOrder(t.store, 'o2', 'APPROVED');
-    await deliver(t, {
+    await deliverWebhook(t, {
       type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
       order_id: 'o2',
       is_fulfilled: false,
     });
-    await deliver(t, {
+    await deliverWebhook(t, {
       type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
       order_id: 'o2',
       is_fulfilled: true,
     });
-    await deliver(t, statusEvent('o1', 'DISBURSING'));
+    await deliverWebhook(t, statusEvent('o1', 'DISBURSING'));
     expect(t.hooks.webhooks.map((w) => [w.order?.id, w.readyForDisbursement])).toEqual([
       ['o2', false],
       ['o2', true],
@@ -181,7 +170,7 @@ describe('webhook processing', () => {
       transaction_status: 'COMPLETED',
       offer_code: 'BNPL_30D',
     };
-    expect((await deliver(t, event)).response.status).toBe(200);
+    expect((await deliverWebhook(t, event)).response.status).toBe(200);
     expect(t.hooks.webhooks[0]).toMatchObject({
       order: undefined,
       transition: undefined,
@@ -192,7 +181,7 @@ describe('webhook processing', () => {
   it('acknowledges an unknown type and hands it to onUnknownEvent', async () => {
     const onUnknownEvent = vi.fn();
     const t = await makeMarket({ onUnknownEvent });
-    const { response, eventId } = await deliver(t, { type: 'SOMETHING_NEW', x: 1 });
+    const { response, eventId } = await deliverWebhook(t, { type: 'SOMETHING_NEW', x: 1 });
     expect(response.status).toBe(200);
     expect(onUnknownEvent).toHaveBeenCalledOnce();
     expect(onUnknownEvent.mock.calls[0]![0]).toMatchObject({
@@ -205,11 +194,11 @@ describe('webhook processing', () => {
 
   it('answers 400 for a validly signed body that is not JSON or not an event', async () => {
     const t = await makeMarket();
-    const notJson = await deliver(t, '{"type": ');
+    const notJson = await deliverWebhook(t, '{"type": ');
     expect(notJson.response.status).toBe(400);
     expect(notJson.json.code).toBe('invalid_json');
     // An unknown status string is read tolerantly (WIRE §6); a status that is not text is not an event.
-    const wrongShape = await deliver(t, {
+    const wrongShape = await deliverWebhook(t, {
       type: 'BNPL_ORDER_STATUS_UPDATED',
       order_id: 'o1',
       order_status: 42,
@@ -220,7 +209,7 @@ describe('webhook processing', () => {
 
   it('signs against the configured URL, never the Host header', async () => {
     const t = await makeMarket();
-    const elsewhere = await deliver(t, statusEvent('o1', 'APPROVED'), {
+    const elsewhere = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), {
       url: 'http://127.0.0.1:3000/v1/webhook',
     });
     expect(elsewhere.response.status).toBe(401);
@@ -229,7 +218,7 @@ describe('webhook processing', () => {
 
   it('answers 413 for a body over the cap, before any signature work', async () => {
     const t = await makeMarket({ limits: { maxBodyBytes: 100 } });
-    const { response } = await deliver(t, { type: 'X', padding: 'p'.repeat(200) });
+    const { response } = await deliverWebhook(t, { type: 'X', padding: 'p'.repeat(200) });
     expect(response.status).toBe(413);
   });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimObject } from '../src/claims/types.js';
-import { KitError } from '../src/errors.js';
+import type { KitError } from '../src/errors.js';
 import { MAX_CONDITION_DEPTH } from '../src/offers/conditions.js';
 import { evaluateOffer } from '../src/offers/evaluate.js';
 import { filterOffers, parseFilterOffersRequest } from '../src/offers/filter.js';
 import { filterOffersResponseSchema } from '../src/offers/schemas.js';
+import { kitErrorThrownBy } from '../src/testing.js';
 
 const ORG = '40f9a736-0d97-409b-a0f7-d23ebca20bde';
 const LOYALTY = `${ORG}:loyalty`;
@@ -22,16 +23,10 @@ const isSilver = { kind: 'EQUALITY_CONDITION', claim: `${ORG}:tier`, value: 'sil
 const richEnough = { kind: 'LARGER_THAN_OR_EQUAL_CONDITION', claim: `${ORG}:monthly`, value: 10_000_000 };
 const hasPhone = { kind: 'CONTAIN_CONDITION', claim: 'phone_number', value: '+84' };
 
-function validationError(fn: () => unknown): KitError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KitError);
-    expect((error as KitError).code).toBe('validation_failed');
-    expect((error as KitError).status).toBe(400);
-    return error as KitError;
-  }
-  throw new Error('expected a validation error');
+function validationError(run: () => unknown): KitError {
+  const error = kitErrorThrownBy(run, 'validation_failed');
+  expect(error.status).toBe(400);
+  return error;
 }
 
 describe('evaluateOffer rank', () => {

@@ -8,6 +8,7 @@ import {
   never,
   ORDERS,
   orderInput,
+  orderService,
   scriptedFetch,
   tokenAnswer,
   wireServiceOrder,
@@ -320,9 +321,7 @@ describe('retries', () => {
 
 describe('requests', () => {
   function allRoutes() {
-    return scriptedFetch({
-      'POST /v1/token': () => tokenAnswer(),
-      [`POST ${ORDERS}`]: () => envelope(wireServiceOrder()),
+    return orderService({
       [`POST ${ORDERS}/ord-1/revert`]: () => envelope(wireServiceOrder({ order_status: 'CANCELED' })),
       [`POST ${ORDERS}/ord-1/disburse`]: () => envelope(wireServiceOrder({ order_status: 'PAID' })),
       'PUT /v1/claim-providers/entities/crf-1/claims': () => envelope({}),

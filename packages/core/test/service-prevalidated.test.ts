@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createServiceClient } from '../src/index.js';
 import { markPrevalidated } from '../src/service/prevalidated.js';
-import {
-  envelope,
-  ORDERS,
-  orderInput,
-  scriptedFetch,
-  tokenAnswer,
-  wireServiceOrder,
-} from './service-support.js';
+import { ORDERS, orderInput, orderService } from './service-support.js';
 
 describe('a create request the market route already validated', () => {
-  const service = () =>
-    scriptedFetch({
-      'POST /v1/token': () => tokenAnswer(),
-      [`POST ${ORDERS}`]: () => envelope(wireServiceOrder()),
-    });
+  const service = () => orderService();
 
   it('is sent without a second check, and exactly as encoded', async () => {
     const s = service();

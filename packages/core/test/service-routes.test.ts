@@ -2,12 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { createOrderRequestCodec, serviceOrderCodec } from '../src/service/routes.js';
 import {
   buildServicePath,
-  findServiceRoute,
-  matchServicePath,
+  type Route,
+  Router,
   SERVICE_OPERATIONS,
   SERVICE_ROUTES,
+  type ServiceOperation,
 } from '../src/wire.js';
 import { orderInput, wireServiceOrder } from './service-support.js';
+
+// The sandbox serves the table through core's Router; the same build, with the operation as handler.
+const serviceRouter = new Router<ServiceOperation>(
+  SERVICE_OPERATIONS.map(
+    (op): Route<ServiceOperation> => ({
+      name: op,
+      method: SERVICE_ROUTES[op].method,
+      path: SERVICE_ROUTES[op].path,
+      handler: op,
+    }),
+  ),
+  '',
+);
 
 describe('the route table', () => {
   it('holds every operation of WIRE §6 with its method and path', () => {
@@ -42,18 +56,47 @@ describe('the route table', () => {
   it('matches and builds paths symmetrically, with encoded parameters', () => {
     const path = buildServicePath(SERVICE_ROUTES.pushClaimTokens.path, { credify_id: 'a b/c' });
     expect(path).toBe('/v1/claim-providers/entities/a%20b%2Fc/claims');
-    expect(matchServicePath(SERVICE_ROUTES.pushClaimTokens.path, path)).toEqual({ credify_id: 'a b/c' });
+    expect(serviceRouter.match('PUT', path)).toMatchObject({
+      kind: 'found',
+      route: { handler: 'pushClaimTokens' },
+      params: { credify_id: 'a b/c' },
+    });
     expect(() => buildServicePath(SERVICE_ROUTES.getOrder.path, {})).toThrow(/id/);
   });
 
+  it('routes every operation of the table to itself', () => {
+    for (const op of SERVICE_OPERATIONS) {
+      const path = buildServicePath(SERVICE_ROUTES[op].path, { id: 'o1', credify_id: 'u1' });
+      const match = serviceRouter.match(SERVICE_ROUTES[op].method, path);
+      expect(match.kind === 'found' && match.route.handler).toBe(op);
+    }
+  });
+
   it('finds the operation of a request, and tells a wrong method from an unknown path', () => {
-    expect(findServiceRoute('POST', '/v1/integration/bnpl-consumers/orders/o1/disburse')).toEqual({
-      operation: 'disburseOrder',
+    expect(serviceRouter.match('POST', '/v1/integration/bnpl-consumers/orders/o1/disburse')).toMatchObject({
+      kind: 'found',
+      route: { handler: 'disburseOrder' },
       params: { id: 'o1' },
     });
-    expect(findServiceRoute('DELETE', '/v1/token')).toEqual({ pathOnly: true });
-    expect(findServiceRoute('GET', '/v1/nothing')).toBeUndefined();
-    expect(findServiceRoute('GET', '/v1/integration/bnpl-consumers/orders/')).toBeUndefined();
+    expect(serviceRouter.match('DELETE', '/v1/token')).toEqual({ kind: 'wrong_method', allow: ['POST'] });
+    expect(serviceRouter.match('DELETE', '/v1/integration/bnpl-consumers/orders/o1')).toEqual({
+      kind: 'wrong_method',
+      allow: ['GET'],
+    });
+    expect(serviceRouter.match('GET', '/v1/nothing')).toEqual({ kind: 'none' });
+  });
+
+  it('answers a trailing slash or an empty parameter as an unknown path', () => {
+    expect(serviceRouter.match('GET', '/v1/integration/bnpl-consumers/orders/')).toEqual({ kind: 'none' });
+    expect(serviceRouter.match('POST', '/v1/token/')).toEqual({ kind: 'none' });
+    expect(serviceRouter.match('GET', '/v1/integration/bnpl-consumers/orders/o1/')).toEqual({ kind: 'none' });
+    expect(serviceRouter.match('PUT', '/v1/claim-providers/entities//claims')).toEqual({ kind: 'none' });
+  });
+
+  it('leaves a parameter that is not valid percent-encoding unmatched', () => {
+    expect(serviceRouter.match('GET', '/v1/integration/bnpl-consumers/orders/%E0%A4%A')).toEqual({
+      kind: 'none',
+    });
   });
 
   it('round-trips a service order between wire and model', () => {

@@ -6,7 +6,7 @@
 
 import type { OrderLine } from '../src/index.js';
 import { orderLineSchema } from '../src/models/order-line.js';
-import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
+import { orderFixture, wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 import type { CreateServiceOrderInput } from '../src/wire.js';
 
 export interface SeenRequest {
@@ -76,12 +76,17 @@ export const ORDERS = '/v1/integration/bnpl-consumers/orders';
 // The model line is decoded from the same wire fixture the model tests use, so the two agree.
 export const line: OrderLine = orderLineSchema.parse(wireLine());
 
-export const orderInput: CreateServiceOrderInput = {
-  referenceId: 'order-1',
-  totalAmount: { value: '300000', currency: 'VND' },
-  orderLines: [line],
-};
+export const orderInput: CreateServiceOrderInput = orderFixture({ orderLines: [line] });
 
 export function wireServiceOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { id: 'ord-1', ...wireOrder(), order_status: 'PENDING', ...overrides };
+}
+
+/** A service that hands out a token and creates orders; `more` adds or replaces routes. */
+export function orderService(more: Record<string, Answer | Answer[]> = {}) {
+  return scriptedFetch({
+    'POST /v1/token': () => tokenAnswer(),
+    [`POST ${ORDERS}`]: () => envelope(wireServiceOrder()),
+    ...more,
+  });
 }

@@ -15,7 +15,7 @@ import {
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';
-import type { SandboxState, ServiceUser } from './state.js';
+import { type SandboxState, type ServiceUser, serviceId } from './state.js';
 import type { TokenIssuer } from './tokens.js';
 
 export interface AvailabilityDeps {
@@ -35,13 +35,15 @@ function findOrCreateUser(
   if (known && known.organizationId === organization.id) return known;
   const existing = deps.state.userByLocalId(organization.id, input.localId);
   if (existing) return existing;
+  const { localId, phoneNumber, countryCode } = input;
+  const createdAt = deps.clock.now();
   const user: ServiceUser = {
-    credifyId: `crf_${crypto.randomUUID()}`,
+    credifyId: serviceId('crf'),
     organizationId: organization.id,
-    localId: input.localId,
-    phoneNumber: input.phoneNumber,
-    countryCode: input.countryCode,
-    createdAt: deps.clock.now(),
+    localId,
+    phoneNumber,
+    countryCode,
+    createdAt,
   };
   deps.state.users.set(user.credifyId, user);
   return user;

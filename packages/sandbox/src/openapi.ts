@@ -7,9 +7,9 @@
  */
 import {
   marketOpenApi,
-  OPENAPI_VERSION,
   type OpenApiDocument,
   type OperationObject,
+  openApiInfo,
   openApiPath,
   type PathItem,
   problemResponses,
@@ -73,13 +73,11 @@ export function sandboxAdminOpenApi(options: { serverUrl?: string; version?: str
   const tags = [...new Set(ADMIN_ROUTES.map(([, pattern]) => pattern.split('/')[2] ?? 'sandbox'))];
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'bnpl-kit sandbox admin API',
-      version: options.version ?? OPENAPI_VERSION,
-      description:
-        'The simulated service’s dashboard and provider buttons over HTTP, generated from the admin route table. Failures are RFC 9457 problems (WIRE §2).',
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
+    info: openApiInfo(
+      'bnpl-kit sandbox admin API',
+      'The simulated service’s dashboard and provider buttons over HTTP, generated from the admin route table. Failures are RFC 9457 problems (WIRE §2).',
+      options.version,
+    ),
     servers: [
       {
         url: options.serverUrl ?? '/',

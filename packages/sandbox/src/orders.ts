@@ -10,7 +10,13 @@ import { type CreateServiceOrderInput, encodeWebhookEvent, type ServiceOrder } f
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
 import type { Organization } from './organizations.js';
-import type { Disbursement, SandboxOrder, SandboxState, Transaction } from './state.js';
+import {
+  type Disbursement,
+  type SandboxOrder,
+  type SandboxState,
+  serviceId,
+  type Transaction,
+} from './state.js';
 
 export type ReadinessVia = 'status' | 'requirement' | 'both';
 
@@ -73,7 +79,7 @@ export class OrderBook {
     }
     const now = this.clock.now();
     const order: SandboxOrder = {
-      id: `ord_${crypto.randomUUID()}`,
+      id: serviceId('ord'),
       organizationId: organization.id,
       referenceId: input.referenceId,
       totalAmount: input.totalAmount,

@@ -1,37 +1,26 @@
 /**
  * `createSandbox`: the simulated BNPL service and provider as one fetch handler plus state access.
  * It serves the service routes of the shared route table (service-api.ts) and a small admin API
- * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the hosted pages the web SDK opens under `/pages/...`
- * (pages/), and sends signed webhooks (webhooks/sender.ts).
+ * under `/sandbox/...` (admin/routes.ts) with its console page at `/sandbox/console` (console/), the
+ * hosted pages the web SDK opens under `/pages/...` (pages/), and sends signed webhooks
+ * (webhooks/sender.ts). dispatch.ts routes a request; facades.ts holds the sections below.
  */
 
 // One meaning of `HandleOptions` everywhere: `basePath`, the mount prefix stripped before routing.
 import type { HandleOptions } from '@bnpl-kit/core';
 import { ed25519PublicKey } from '@bnpl-kit/core/testing';
-import {
-  base64UrlEncode,
-  findServiceRoute,
-  parseSigningKey,
-  READ_FILTERED_OFFERS_SCOPE,
-  type ScopeClaims,
-} from '@bnpl-kit/core/wire';
-import { handleAdminRoute } from './admin/handler.js';
+import { base64UrlEncode, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core/wire';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
-import { claimsMatchPushedToken, organizationPublicKey } from './claims.js';
 import { type Clock, isManualClock, systemClock } from './clock.js';
-import { consoleResponse, isConsolePath } from './console/handler.js';
+import { createDispatcher } from './dispatch.js';
+import { faultsFacade, ordersFacade, organizationsFacade, peopleFacades, webhooksFacade } from './facades.js';
 import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
 import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
-import { OrderBook, type ReadinessVia } from './orders.js';
+import { type OrderBehaviour, OrderBook, type ReadinessVia } from './orders.js';
 import { normalizeOrganization, type Organization, type OrganizationInput } from './organizations.js';
-import { createHostedPages, isPagePath } from './pages/index.js';
+import { createHostedPages } from './pages/index.js';
 import { CallRecorder } from './recorder.js';
-import {
-  handleServiceRoute,
-  methodNotAllowedResponse,
-  notFoundResponse,
-  type ServiceApiDeps,
-} from './service-api.js';
+import type { ServiceApiDeps } from './service-api.js';
 import {
   type ClaimTokenRecord,
   type Disbursement,
@@ -121,6 +110,26 @@ export interface Sandbox {
   close(): void;
 }
 
+/** The webhook signing seed (configured, or random per sandbox) and its public key, derived once. */
+function webhookSigningKey(signingKey: SandboxOptions['signingKey']) {
+  const seed = signingKey ? parseSigningKey(signingKey) : crypto.getRandomValues(new Uint8Array(32));
+  let publicKeyText: Promise<string> | undefined;
+  const publicKey = () => {
+    publicKeyText ??= ed25519PublicKey(seed).then(base64UrlEncode);
+    return publicKeyText;
+  };
+  return { seed, publicKey };
+}
+
+function orderBehaviour(options: SandboxOptions): OrderBehaviour {
+  return {
+    readinessVia: options.readinessVia ?? 'both',
+    cancelVia: options.cancelVia ?? 'direct',
+    cancelSettleMs: options.cancelSettleMs ?? 1000,
+    disburseVia: options.disburseVia ?? 'direct',
+  };
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const clock = options.clock ?? systemClock;
   const outboundFetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -128,14 +137,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faults = new FaultRegistry();
   const calls = new CallRecorder();
   const entityId = options.entityId ?? DEFAULT_ENTITY_ID;
-  const seed = options.signingKey
-    ? parseSigningKey(options.signingKey)
-    : crypto.getRandomValues(new Uint8Array(32));
-  let publicKeyText: Promise<string> | undefined;
-  const publicKey = () => {
-    publicKeyText ??= ed25519PublicKey(seed).then(base64UrlEncode);
-    return publicKeyText;
-  };
+  const { seed, publicKey } = webhookSigningKey(options.signingKey);
 
   const timers = new SandboxTimers(clock);
   const later = (ms: number, callback: () => void) => timers.later(ms, callback);
@@ -156,18 +158,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const organization = state.organizations.get(organizationId);
     return organization ? sender.emit(organizationId, organization.webhookUrls, payload) : [];
   };
-  const orders = new OrderBook(
-    state,
-    clock,
-    emit,
-    {
-      readinessVia: options.readinessVia ?? 'both',
-      cancelVia: options.cancelVia ?? 'direct',
-      cancelSettleMs: options.cancelSettleMs ?? 1000,
-      disburseVia: options.disburseVia ?? 'direct',
-    },
-    later,
-  );
+  const orders = new OrderBook(state, clock, emit, orderBehaviour(options), later);
   let scenario = options.auto;
   attachAutoScenario(orders, () => scenario, later);
   const tokens = new TokenIssuer(state, clock, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
@@ -190,126 +181,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     state,
     publicKey,
-    async handle(request, handleOptions = {}) {
-      const url = new URL(request.url);
-      const base = handleOptions.basePath?.replace(/\/+$/, '') ?? '';
-      const path =
-        base && url.pathname.startsWith(base) ? url.pathname.slice(base.length) || '/' : url.pathname;
-      const body = request.body ? await request.clone().text() : undefined;
-      const record = { method: request.method, path, query: url.search, body, at: clock.now() };
-      const credentials = {
-        hadApiKey: request.headers.has('x-api-key'),
-        hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
-        idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
-      };
-      // The console page is a shell without data: it is served before the admin token check.
-      if (isConsolePath(path)) return consoleResponse(request, { adminToken: options.adminToken });
-      if (path === '/sandbox' || path.startsWith('/sandbox/')) {
-        const response = await handleAdminRoute(sandbox, { adminToken: options.adminToken }, request, path);
-        calls.record({
-          ...record,
-          ...credentials,
-          kind: 'admin',
-          operation: undefined,
-          status: response.status,
-          fault: undefined,
-        });
-        return response;
-      }
-      if (isPagePath(path)) {
-        const response = await pages.handle(request, path);
-        const call = {
-          kind: 'page' as const,
-          operation: undefined,
-          status: response.status,
-          fault: undefined,
-        };
-        calls.record({ ...record, ...credentials, ...call });
-        return response;
-      }
-      const found = findServiceRoute(request.method, path);
-      if (!found || 'pathOnly' in found) {
-        const response = found ? methodNotAllowedResponse(request.method, path) : notFoundResponse(path);
-        calls.record({
-          ...record,
-          ...credentials,
-          kind: 'unknown',
-          operation: undefined,
-          status: response.status,
-          fault: undefined,
-        });
-        return response;
-      }
-      const { response, fault } = await handleServiceRoute(deps, found.operation, found.params, request);
-      calls.record({
-        ...record,
-        ...credentials,
-        kind: 'service',
-        operation: found.operation,
-        status: response.status,
-        fault,
-        ...(response.status >= 400 && { responseBody: (await response.clone().text()).slice(0, 1000) }),
-      });
-      return response;
-    },
-    organizations: {
-      list: () => [...state.organizations.values()],
-      get: (id) => state.organizations.get(id),
-      primary() {
-        const first = state.organizations.values().next();
-        if (first.done) throw new Error('The sandbox has no organisation');
-        return first.value;
-      },
-      upsert(input) {
-        const organization = normalizeOrganization(input, state.organizations.get(input.id));
-        state.organizations.set(organization.id, organization);
-        return organization;
-      },
-      update(id, patch) {
-        const previous = state.organizations.get(id);
-        if (!previous) throw new Error(`No organisation ${id}`);
-        const organization = normalizeOrganization({ ...patch, id }, previous);
-        state.organizations.set(id, organization);
-        return organization;
-      },
-      remove: (id) => state.organizations.delete(id),
-      async claimPublicKey(id) {
-        const organization = state.organizations.get(id);
-        return organization ? organizationPublicKey(organization) : undefined;
-      },
-      offerFilterToken: (id) => tokens.issue(id, [READ_FILTERED_OFFERS_SCOPE], 'offer-filter').value,
-    },
-    orders: {
-      list: () => [...state.orders.values()],
-      get: (id) => state.orders.get(id),
-      approve: (id, approveOptions) => orders.approve(id, approveOptions),
-      reject: (id) => orders.reject(id),
-      confirmReadiness: (id, via) => orders.confirmReadiness(id, via),
-      markPaid: (id) => orders.markPaid(id),
-    },
-    users: { list: () => [...state.users.values()], get: (id) => state.users.get(id) },
-    claims: {
-      list: (credifyId) => state.claimsOf(credifyId),
-      matches: (credifyId, scopeName, scopeClaims) =>
-        claimsMatchPushedToken(state, credifyId, scopeName, scopeClaims),
-    },
-    transactions: {
-      list: () => [...state.transactions.values()],
-      upsert: (input) => orders.upsertTransaction(input),
-      completeDispute: (id, status) => orders.completeDispute(id, status),
-    },
+    handle: (request, handleOptions) => dispatch(request, handleOptions),
+    organizations: organizationsFacade(state, tokens),
+    orders: ordersFacade(state, orders),
+    ...peopleFacades(state, orders),
     disbursements: () => [...state.disbursements],
-    webhooks: {
-      list: (filter) => sender.list(filter),
-      get: (id) => sender.get(id),
-      replay: (id, replayOptions) => sender.replay(id, replayOptions),
-      restore: (deliveries) => sender.restore(deliveries),
-      emit,
-      idle: () => sender.idle(),
-      flushHeld: () => sender.flushHeld(),
-      schedule: sender.schedule,
-    },
-    faults: { inject: (input) => faults.add(input), list: () => faults.list(), clear: () => faults.clear() },
+    webhooks: webhooksFacade(sender, emit),
+    faults: faultsFacade(faults),
     calls,
     auto: {
       get: () => scenario,
@@ -328,6 +206,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   };
   // The hosted pages (`/pages/...`) act through the same provider actions as the admin API.
-  const pages = createHostedPages(sandbox);
+  const dispatch = createDispatcher({
+    sandbox,
+    pages: createHostedPages(sandbox),
+    service: deps,
+    calls,
+    clock,
+    adminToken: options.adminToken,
+  });
   return sandbox;
 }

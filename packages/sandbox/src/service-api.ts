@@ -11,6 +11,8 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   issuesOf,
   type RouteDefinition,
+  Router,
+  SERVICE_OPERATIONS,
   SERVICE_ROUTES,
   type ServiceOperation,
 } from '@bnpl-kit/core/wire';
@@ -36,8 +38,22 @@ export interface ServiceApiDeps extends AvailabilityDeps {
 
 export interface ServiceAnswer {
   response: Response;
-  fault: string | undefined;
+  /** `unknown`: no operation has this path (404), or not with this method (405). */
+  kind: 'service' | 'unknown';
+  operation?: ServiceOperation;
+  fault?: string;
 }
+
+/** The shared route table served through core's router; each route's handler is its operation. */
+const serviceRouter = new Router<ServiceOperation>(
+  SERVICE_OPERATIONS.map((op) => ({
+    name: op,
+    method: SERVICE_ROUTES[op].method,
+    path: SERVICE_ROUTES[op].path,
+    handler: op,
+  })),
+  '',
+);
 
 /** How long an injected timeout holds the answer when nobody gives up first. */
 export const INJECTED_TIMEOUT_HOLD_MS = 120_000;
@@ -151,29 +167,45 @@ async function faultAnswer(deps: ServiceApiDeps, fault: RouteFault, request: Req
   return failureResponse(new ServiceFailure(fault.status, 'INTERNAL', 'Injected fault'));
 }
 
-export async function handleServiceRoute(
+async function handleOperation(
   deps: ServiceApiDeps,
   operation: ServiceOperation,
   params: Record<string, string>,
   request: Request,
-): Promise<ServiceAnswer> {
+): Promise<{ response: Response; fault?: string }> {
   const fault = deps.faults.takeRouteFault(operation);
-  if (!fault) return { response: await answer(deps, operation, params, request), fault: undefined };
+  if (!fault) return { response: await answer(deps, operation, params, request) };
   // `afterEffect`: the work happens, only the answer is lost.
   if (fault.afterEffect) await answer(deps, operation, params, request);
   return { response: await faultAnswer(deps, fault, request), fault: `${fault.action}:${fault.id}` };
 }
 
-export function notFoundResponse(path: string): Response {
+/** Serves a request for a path outside `/sandbox` and `/pages`: a service operation, or its refusal. */
+export async function handleServiceRequest(
+  deps: ServiceApiDeps,
+  request: Request,
+  path: string,
+): Promise<ServiceAnswer> {
+  const match = serviceRouter.match(request.method, path);
+  if (match.kind === 'none') return { kind: 'unknown', response: notFoundResponse(path) };
+  if (match.kind === 'wrong_method') {
+    return { kind: 'unknown', response: methodNotAllowedResponse(request.method, path, match.allow) };
+  }
+  const operation = match.route.handler;
+  return { kind: 'service', operation, ...(await handleOperation(deps, operation, match.params, request)) };
+}
+
+function notFoundResponse(path: string): Response {
   return json({ success: false, errors: [{ code: 'NOT_FOUND', message: `No route ${path}` }] }, 404);
 }
 
-export function methodNotAllowedResponse(method: string, path: string): Response {
+function methodNotAllowedResponse(method: string, path: string, allow: readonly string[]): Response {
   return json(
     {
       success: false,
       errors: [{ code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` }],
     },
     405,
+    { allow: allow.join(', ') },
   );
 }

@@ -2,6 +2,9 @@
 import type { Amount, Invoice, OrderLine, OrderStatus } from '@bnpl-kit/core';
 import type { Organization } from './organizations.js';
 
+/** The ID of a record the service creates: a kind prefix and a random UUID (`ord_…`, `crf_…`, `evt_…`). */
+export const serviceId = (prefix: 'ord' | 'crf' | 'evt') => `${prefix}_${crypto.randomUUID()}`;
+
 export interface ServiceUser {
   credifyId: string;
   organizationId: string;
@@ -83,10 +86,51 @@ export interface StoredAnswer {
   body: string;
 }
 
+/**
+ * Orders by ID that also know each order by its organisation and `reference_id`: order creation
+ * looks the reference up on every call, and a long-lived sandbox (the reference server's) holds
+ * every order it was ever sent. Every writer (order creation, restoring saved records) goes
+ * through `set`, so the index cannot drift; an order's organisation and reference never change.
+ */
+class OrdersById extends Map<string, SandboxOrder> {
+  /** Organisation ID, then `reference_id`. */
+  readonly #byReference = new Map<string, Map<string, SandboxOrder>>();
+
+  override set(id: string, order: SandboxOrder): this {
+    this.#unindex(id);
+    let references = this.#byReference.get(order.organizationId);
+    if (!references) {
+      references = new Map();
+      this.#byReference.set(order.organizationId, references);
+    }
+    references.set(order.referenceId, order);
+    return super.set(id, order);
+  }
+
+  override delete(id: string): boolean {
+    this.#unindex(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.#byReference.clear();
+    super.clear();
+  }
+
+  byReference(organizationId: string, referenceId: string): SandboxOrder | undefined {
+    return this.#byReference.get(organizationId)?.get(referenceId);
+  }
+
+  #unindex(id: string): void {
+    const previous = this.get(id);
+    if (previous) this.#byReference.get(previous.organizationId)?.delete(previous.referenceId);
+  }
+}
+
 export class SandboxState {
   readonly organizations = new Map<string, Organization>();
   readonly users = new Map<string, ServiceUser>();
-  readonly orders = new Map<string, SandboxOrder>();
+  readonly orders: Map<string, SandboxOrder> & Pick<OrdersById, 'byReference'> = new OrdersById();
   readonly tokens = new Map<string, AccessTokenRecord>();
   /** By credify ID, then scope name: the latest token pushed for each scope. */
   readonly claims = new Map<string, Map<string, ClaimTokenRecord>>();
@@ -110,10 +154,7 @@ export class SandboxState {
   }
 
   orderByReference(organizationId: string, referenceId: string): SandboxOrder | undefined {
-    for (const order of this.orders.values()) {
-      if (order.organizationId === organizationId && order.referenceId === referenceId) return order;
-    }
-    return undefined;
+    return this.orders.byReference(organizationId, referenceId);
   }
 
   organizationByApiKey(key: string): { organization: Organization; permissions: string[] } | undefined {

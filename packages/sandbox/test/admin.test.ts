@@ -2,31 +2,15 @@
 
 import { generateKeyPair } from '@bnpl-kit/core/testing';
 import { buildClaimTokens } from '@bnpl-kit/core/wire';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createManualClock,
-  createSandbox,
-  optionsFromConfig,
-  type Sandbox,
-  type SandboxOptions,
-} from '../src/index.js';
-import { adminJson, directClient, fakeMarket, marketOrg, orderInput, status } from './support.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
+import { describe, expect, it } from 'vitest';
+import { optionsFromConfig, type SandboxOptions } from '../src/index.js';
+import { adminJson, directClient, marketOrg, orderInput, startSandbox, status } from './support.js';
 
 function setup(options: SandboxOptions = {}) {
-  const market = fakeMarket();
-  sandbox = createSandbox({
-    organizations: [marketOrg()],
-    fetch: market.fetch,
-    clock: createManualClock(),
-    ...options,
-  });
-  const s = sandbox;
+  const started = startSandbox(options);
   const admin = (method: string, path: string, body?: unknown, headers = {}) =>
-    adminJson(s, method, path, body, headers);
-  return { sandbox, market, admin, client: directClient(sandbox) };
+    adminJson(started.sandbox, method, path, body, headers);
+  return { ...started, admin };
 }
 
 describe('admin API', () => {
@@ -48,7 +32,7 @@ describe('admin API', () => {
   });
 
   it('creates, patches, reads and deletes organisations; the signing key is shown only on request', async () => {
-    const { admin, client } = setup();
+    const { admin, client, sandbox } = setup();
     const keys = await generateKeyPair();
     const put = await admin('PUT', '/sandbox/organizations/org-new', {
       api_keys: ['sk_new_org_key_1'],
@@ -69,7 +53,7 @@ describe('admin API', () => {
     expect(patched.json).toMatchObject({ whitelisted: true, basic_profile_keys: ['email', 'phone'] });
     const secret = await admin('GET', '/sandbox/organizations/org-new/signing-key');
     expect(secret.json.signing_key).toBe(keys.privateKeyPem);
-    const other = directClient(sandbox!, { apiKey: 'sk_new_org_key_1' });
+    const other = directClient(sandbox, { apiKey: 'sk_new_org_key_1' });
     await expect(other.introspectToken('x', 'y')).resolves.toMatchObject({ active: false });
     expect((await admin('DELETE', '/sandbox/organizations/org-new')).status).toBe(204);
     expect((await admin('GET', '/sandbox/organizations/org-new')).status).toBe(404);
@@ -210,14 +194,60 @@ describe('admin API', () => {
     });
   });
 
-  it('sets the auto scenario and lists recorded calls without credentials', async () => {
+  it('shows records in snake_case, a missing optional field as null', async () => {
     const { admin, client } = setup();
+    const { credifyId } = await client.checkAvailability({ localId: 'u', productTypes: [] });
+    const t = await admin('POST', '/sandbox/transactions', {
+      credify_id: credifyId,
+      offer_code: 'sandbox-pay-in-3',
+      transaction_status: 'PENDING',
+    });
+    expect(t.json).toEqual({
+      id: expect.any(String),
+      credify_id: credifyId,
+      order_id: null,
+      offer_code: 'sandbox-pay-in-3',
+      transaction_status: 'PENDING',
+      dispute_status: null,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect((await admin('GET', '/sandbox/users')).json.users).toEqual([
+      {
+        credify_id: credifyId,
+        organization_id: 'org-market',
+        local_id: 'u',
+        phone_number: null,
+        country_code: null,
+        created_at: expect.stringMatching(/^\d{4}-/),
+      },
+    ]);
+    const call = (await admin('GET', '/sandbox/calls')).json.calls[0];
+    expect(call).toEqual({
+      id: 1,
+      at: expect.stringMatching(/^\d{4}-/),
+      kind: 'service',
+      operation: 'token',
+      method: 'POST',
+      path: '/v1/token',
+      query: '',
+      status: 200,
+      idempotency_key: null,
+      had_api_key: true,
+      had_bearer: false,
+      body: null,
+      fault: null,
+      response_body: null,
+    });
+  });
+
+  it('sets the auto scenario and lists recorded calls without credentials', async () => {
+    const { admin, client, sandbox } = setup();
     expect((await admin('PUT', '/sandbox/auto', { approve_after_ms: 100 })).json).toMatchObject({
       approve_after_ms: 100,
     });
     await client.createOrder(orderInput());
-    await sandbox!.tick(100);
-    expect(sandbox!.orders.list()[0]?.status).toBe('APPROVED');
+    await sandbox.tick(100);
+    expect(sandbox.orders.list()[0]?.status).toBe('APPROVED');
     const calls = (await admin('GET', '/sandbox/calls')).json.calls as Record<string, unknown>[];
     const token = calls.find((c) => c.operation === 'token')!;
     expect(token).toMatchObject({ had_api_key: true, status: 200 });
@@ -252,7 +282,18 @@ describe('admin API', () => {
   it('answers unknown routes and wrong methods with problems', async () => {
     const { admin } = setup();
     expect((await admin('GET', '/sandbox/nothing')).status).toBe(404);
-    expect((await admin('DELETE', '/sandbox/state')).status).toBe(405);
+    const refused = await admin('DELETE', '/sandbox/state');
+    expect([refused.status, refused.headers.get('allow')]).toEqual([405, 'GET']);
+    expect((await admin('GET', '/sandbox/nothing')).status).toBe(404);
+  });
+
+  it('decodes path parameters and reads a trailing slash as none', async () => {
+    const { admin } = setup();
+    const claims = await admin('GET', '/sandbox/claims/a%20b%2Fc');
+    expect([claims.status, claims.json.credify_id]).toEqual([200, 'a b/c']);
+    const slashed = await admin('GET', '/sandbox/claims/a%20b%2Fc/');
+    expect([slashed.status, slashed.json.credify_id]).toEqual([200, 'a b/c']);
+    expect((await admin('GET', '/sandbox/organizations/')).json.organizations).toHaveLength(1);
   });
 
   it('requires the admin token when one is configured', async () => {
@@ -275,7 +316,26 @@ describe('service routes', () => {
       404,
       { success: false, errors: [{ code: 'NOT_FOUND', message: 'No route /v1/nothing' }] },
     ]);
-    expect((await sandbox.handle(new Request('https://x.test/v1/token'))).status).toBe(405);
+    const wrongMethod = await sandbox.handle(new Request('https://x.test/v1/token'));
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'POST']);
+    const trailingSlash = await sandbox.handle(new Request('https://x.test/v1/token/', { method: 'POST' }));
+    expect(trailingSlash.status).toBe(404);
+  });
+
+  it('record every call once, with its kind and operation', async () => {
+    const { sandbox, client } = setup();
+    await client.introspectToken('a', 'b');
+    await sandbox.handle(new Request('https://x.test/v1/nothing'));
+    await sandbox.handle(new Request('https://x.test/sandbox/orders'));
+    await sandbox.handle(new Request('https://x.test/pages/nothing'));
+    await sandbox.handle(new Request('https://x.test/sandbox/console'));
+    expect(sandbox.calls.list().map((c) => [c.kind, c.operation ?? null, c.status])).toEqual([
+      ['service', 'token', 200],
+      ['service', 'introspectToken', 200],
+      ['unknown', null, 404],
+      ['admin', null, 200],
+      ['page', null, 404],
+    ]);
   });
 
   it('refuse a missing or invalid bearer token and an invalid body', async () => {

@@ -1,18 +1,10 @@
 /** Availability (whitelist, basic and data-sharing), token introspection, pushed claim tokens. */
 import { buildClaimObject } from '@bnpl-kit/core';
 import { generateKeyPair, kitErrorOf } from '@bnpl-kit/core/testing';
-import {
-  buildClaimTokens,
-  filterOffers,
-  READ_FILTERED_OFFERS_SCOPE,
-  signClaimToken,
-} from '@bnpl-kit/core/wire';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
-import { directClient, FILTER_URL, fakeMarket, marketOrg } from './support.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
+import { filterOffers, READ_FILTERED_OFFERS_SCOPE, signClaimToken } from '@bnpl-kit/core/wire';
+import { describe, expect, it } from 'vitest';
+import type { SandboxOptions } from '../src/index.js';
+import { directClient, FILTER_URL, marketOrg, pushClaims, startSandbox } from './support.js';
 
 const goldOffer = {
   code: 'gold-only',
@@ -21,17 +13,8 @@ const goldOffer = {
 };
 const openOffer = { code: 'open', conditions: [], required_custom_scopes: [] };
 
-const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
-
 function setup(orgOverrides: Record<string, unknown> = {}, options: SandboxOptions = {}, routes = {}) {
-  const market = fakeMarket(routes);
-  sandbox = createSandbox({
-    organizations: [marketOrg(orgOverrides)],
-    fetch: market.fetch,
-    clock: createManualClock(),
-    ...options,
-  });
-  return { sandbox, market, client: directClient(sandbox) };
+  return startSandbox(options, orgOverrides, routes);
 }
 
 describe('availability', () => {
@@ -138,7 +121,7 @@ describe('availability', () => {
     ],
   ])('fails visibly (502 → upstream_rejected) when the market filter %s', async (_, answer) => {
     const { client } = setup({ offerFilteringUrl: FILTER_URL }, {}, { [FILTER_URL]: answer });
-    const error = await failureOf(client.checkAvailability({ localId: 'u', productTypes: [] }));
+    const error = await kitErrorOf(client.checkAvailability({ localId: 'u', productTypes: [] }));
     expect(error.code).toBe('upstream_rejected');
   });
 });
@@ -160,16 +143,7 @@ describe('pushed claim tokens', () => {
       customScopes: { loyalty: { tier: 'gold' } },
       withCommitments: true,
     });
-    const tokens = await buildClaimTokens({
-      claims,
-      organizationId: 'org-market',
-      credifyId,
-      signingKey: keys.seed,
-    });
-    await client.pushClaimTokens(
-      credifyId,
-      tokens.map((t) => t.token),
-    );
+    const _tokens = await pushClaims(client, { claims, credifyId, signingKey: keys.seed });
     expect(
       sandbox.claims
         .list(credifyId)
@@ -211,7 +185,7 @@ describe('pushed claim tokens', () => {
       signingKey: keys.privateKeyPem,
       ...change,
     });
-    const error = await failureOf(client.pushClaimTokens(credifyId, [token]));
+    const error = await kitErrorOf(client.pushClaimTokens(credifyId, [token]));
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(message);
     expect(sandbox.claims.list(credifyId)).toEqual([]);
@@ -223,7 +197,7 @@ describe('pushed claim tokens', () => {
     const input = { organizationId: 'org-market', credifyId, scopeHash: 'A'.repeat(43) };
     const good = await signClaimToken({ ...input, scopeName: 'email', signingKey: keys.privateKeyPem });
     const bad = await signClaimToken({ ...input, scopeName: 'phone', signingKey: stranger.privateKeyPem });
-    const error = await failureOf(client.pushClaimTokens(credifyId, [good, bad]));
+    const error = await kitErrorOf(client.pushClaimTokens(credifyId, [good, bad]));
     expect(error.message).toMatch(/claim_tokens\[1\].*signature/);
     expect(sandbox.claims.list(credifyId)).toEqual([]);
   });
@@ -231,6 +205,6 @@ describe('pushed claim tokens', () => {
   it('are refused when the organisation has no key registered', async () => {
     const { client } = setup();
     const { credifyId } = await client.checkAvailability({ localId: 'u', productTypes: [] });
-    expect((await failureOf(client.pushClaimTokens(credifyId!, ['a.b.c']))).code).toBe('conflict');
+    expect((await kitErrorOf(client.pushClaimTokens(credifyId!, ['a.b.c']))).code).toBe('conflict');
   });
 });

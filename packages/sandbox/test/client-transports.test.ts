@@ -5,7 +5,6 @@
 
 import type { ClaimObject, ServiceClient } from '@bnpl-kit/core';
 import { generateKeyPair, kitErrorOf } from '@bnpl-kit/core/testing';
-import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import {
   type SandboxOptions,
   startSandboxServer,
 } from '../src/index.js';
-import { API_KEY, BASE_URL, clientFor, fakeMarket, marketOrg, orderInput } from './support.js';
+import { API_KEY, BASE_URL, clientFor, fakeMarket, marketOrg, orderInput, pushClaims } from './support.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
@@ -47,8 +46,6 @@ const transports: [string, (options: SandboxOptions) => Promise<Running>][] = [
     },
   ],
 ];
-
-const failureOf = (promise: Promise<unknown>) => kitErrorOf(promise);
 
 describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
   let running: Running | undefined;
@@ -98,16 +95,7 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
     expect(credifyId).toMatch(/^crf_/);
 
     const claims: ClaimObject = { 'org-market:loyalty': { 'org-market:tier': 'gold' } };
-    const tokens = await buildClaimTokens({
-      claims,
-      organizationId: 'org-market',
-      credifyId,
-      signingKey: keys.privateKeyPem,
-    });
-    await client.pushClaimTokens(
-      credifyId,
-      tokens.map((t) => t.token),
-    );
+    await pushClaims(client, { claims, credifyId, signingKey: keys.privateKeyPem });
     expect(sandbox.claims.list(credifyId).map((c) => c.scopeName)).toEqual(['org-market:loyalty']);
 
     expect(await client.getSigningPublicKey('org-market')).toBe(await sandbox.publicKey());
@@ -121,16 +109,16 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
 
   it('answers unknown resources and invalid moves with the mapped codes', async () => {
     const { sandbox, client } = await setup();
-    expect((await failureOf(client.getOrder('ord_missing'))).code).toBe('order_not_found');
+    expect((await kitErrorOf(client.getOrder('ord_missing'))).code).toBe('order_not_found');
     const order = await client.createOrder(orderInput());
-    expect((await failureOf(client.disburseOrder(order.id, {}))).code).toBe('conflict');
+    expect((await kitErrorOf(client.disburseOrder(order.id, {}))).code).toBe('conflict');
     const changed = { ...orderInput(), totalAmount: { value: '600000', currency: 'VND' as const } };
     changed.orderLines = [
       { ...changed.orderLines[0]!, quantity: 4, subtotal: { value: '600000', currency: 'VND' } },
     ];
-    expect((await failureOf(client.createOrder(changed))).code).toBe('conflict');
-    expect((await failureOf(client.pushClaimTokens('crf_nobody', ['x.y.z']))).code).toBe('user_not_found');
-    expect((await failureOf(client.getSigningPublicKey('someone-else'))).code).toBe('not_found');
+    expect((await kitErrorOf(client.createOrder(changed))).code).toBe('conflict');
+    expect((await kitErrorOf(client.pushClaimTokens('crf_nobody', ['x.y.z']))).code).toBe('user_not_found');
+    expect((await kitErrorOf(client.getSigningPublicKey('someone-else'))).code).toBe('not_found');
     expect(sandbox.orders.list()).toHaveLength(1);
   });
 
@@ -172,7 +160,7 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
     const { sandbox, baseUrl } = await setup({
       organizations: [marketOrg({ apiKeys: [API_KEY, { key: 'sk_read_only_key', permissions: ['read'] }] })],
     });
-    const error = await failureOf(clientFor(baseUrl, { apiKey }).getOrder('x'));
+    const error = await kitErrorOf(clientFor(baseUrl, { apiKey }).getOrder('x'));
     expect(error.code).toBe('upstream_rejected');
     expect(error.message).toContain('claim_provider');
     expect(sandbox.calls.list({ operation: 'token' })[0]?.status).toBe(
@@ -194,7 +182,7 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
       times: 10,
       status: 503,
     });
-    const error = await failureOf(client.getOrder(order.id));
+    const error = await kitErrorOf(client.getOrder(order.id));
     expect([error.code, error.status]).toEqual(['upstream_rejected', 502]);
     expect(sandbox.calls.count('getOrder')).toBe(6);
   });
@@ -206,14 +194,14 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
     const client = clientFor(baseUrl, { timeoutMs: 1_000, retries: 0 });
     await client.introspectToken('x', 'y');
     sandbox.faults.inject({ target: 'route', operation: 'getOrder', action: 'timeout' });
-    const error = await failureOf(client.getOrder('anything'));
+    const error = await kitErrorOf(client.getOrder('anything'));
     expect([error.code, error.status]).toEqual(['upstream_timeout', 504]);
   });
 
   it('maps a malformed answer to upstream_rejected', async () => {
     const { sandbox, client } = await setup();
     sandbox.faults.inject({ target: 'route', operation: 'checkAvailability', action: 'malformed', times: 5 });
-    const error = await failureOf(client.checkAvailability({ localId: 'u', productTypes: [] }));
+    const error = await kitErrorOf(client.checkAvailability({ localId: 'u', productTypes: [] }));
     expect(error.code).toBe('upstream_rejected');
     expect(error.message).toMatch(/envelope/);
     expect(sandbox.calls.count('checkAvailability')).toBe(1);
@@ -225,15 +213,17 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
     const order = await client.createOrder(orderInput());
     sandbox.orders.approve(order.id);
     sandbox.faults.inject({ target: 'route', operation: 'disburseOrder', action: 'error' });
-    expect((await failureOf(client.disburseOrder(order.id, {}))).status).toBe(502);
+    expect((await kitErrorOf(client.disburseOrder(order.id, {}))).status).toBe(502);
     expect(sandbox.calls.count('disburseOrder')).toBe(1);
     expect(sandbox.disbursements()).toHaveLength(0);
   });
 
   it('pays once when a disburse whose answer was lost is repeated with its Idempotency-Key', async () => {
     const { sandbox, baseUrl } = await setup();
-    const client: ServiceClient = clientFor(baseUrl, { timeoutMs: 150 });
-    const order = await client.createOrder(orderInput());
+    // Only the call whose answer is lost uses the impatient client: every other call must not time
+    // out on a loaded machine, so they go through a patient client with the same key scheme.
+    const patient = clientFor(baseUrl, { timeoutMs: 10_000 });
+    const order = await patient.createOrder(orderInput());
     sandbox.orders.approve(order.id);
     sandbox.faults.inject({
       target: 'route',
@@ -241,16 +231,17 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
       action: 'timeout',
       afterEffect: true,
     });
-    expect((await failureOf(client.disburseOrder(order.id, {}))).code).toBe('upstream_timeout');
-    // The repeat must not itself time out on a loaded machine: a patient client, the same key.
-    const patient = clientFor(baseUrl, { timeoutMs: 10_000 });
+    const impatient: ServiceClient = clientFor(baseUrl, { timeoutMs: 150 });
+    // Its token comes from a read, which is retried, so the one lost answer is the disburse's.
+    await impatient.getOrder(order.id);
+    expect((await kitErrorOf(impatient.disburseOrder(order.id, {}))).code).toBe('upstream_timeout');
     const again = await patient.disburseOrder(order.id, {});
     expect(again.orderStatus).toBe('PAID');
     expect(sandbox.disbursements()).toHaveLength(1);
     const keys = sandbox.calls.list({ operation: 'disburseOrder' }).map((c) => c.idempotencyKey);
     expect(keys).toEqual([`disburse:${order.id}`, `disburse:${order.id}`]);
     // The same key with another body is refused rather than silently answered with the old result.
-    const conflict = await failureOf(
+    const conflict = await kitErrorOf(
       patient.disburseOrder(order.id, { invoice: { number: 'X', url: undefined, issuedAt: undefined } }),
     );
     expect(conflict.code).toBe('conflict');
@@ -263,7 +254,7 @@ describe('connection failures', () => {
     const client = clientFor(server.url, { retries: 1 });
     await client.introspectToken('a', 'b');
     await server.close();
-    const error = await failureOf(client.getOrder('x'));
+    const error = await kitErrorOf(client.getOrder('x'));
     expect([error.code, error.status]).toEqual(['upstream_unavailable', 503]);
   });
 
@@ -281,7 +272,7 @@ describe('connection failures', () => {
     const order = await client.createOrder(orderInput());
     await expect(client.getOrder(order.id)).resolves.toMatchObject({ id: order.id });
     failures = 10;
-    const error = await failureOf(clientFor(BASE_URL, { retries: 0 }).getOrder(order.id));
+    const error = await kitErrorOf(clientFor(BASE_URL, { retries: 0 }).getOrder(order.id));
     expect(error.code).toBe('upstream_unavailable');
     sandbox.close();
   });

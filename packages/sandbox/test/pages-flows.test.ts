@@ -1,11 +1,10 @@
 /** The hosted pages in data-sharing mode (claims first) and the passport page with its Repay action. */
 import { buildClaimObject } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
-import { buildClaimTokens } from '@bnpl-kit/core/wire';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox } from '../src/index.js';
-import { callPage, framed, openPage } from './pages-support.js';
-import { directClient, FILTER_URL, fakeMarket, marketOrg, orderInput } from './support.js';
+import { callPage, framed, openBnplPage, openPage } from './pages-support.js';
+import { directClient, FILTER_URL, fakeMarket, marketOrg, orderInput, pushClaims } from './support.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
@@ -41,27 +40,14 @@ describe('data-sharing mode', () => {
         providingBasicProfile: 'email,phone',
         withCommitments: true,
       });
-      const tokens = await buildClaimTokens({
-        claims,
-        organizationId: 'org-market',
-        credifyId: credifyId!,
-        signingKey: keys.seed,
-      });
-      await client.pushClaimTokens(
-        credifyId!,
-        tokens.map((t) => t.token),
-      );
+      await pushClaims(client, { claims, credifyId: credifyId!, signingKey: keys.seed });
     };
     return { sandbox, order, credifyId: credifyId!, push };
   }
 
   it('the page asks for claims first, and approving needs them', async () => {
     const { sandbox, order, credifyId, push } = await setup();
-    const page = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: credifyId,
-    });
+    const page = await openBnplPage(sandbox, order.id, credifyId);
     expect(page.data).toMatchObject({ dataSharing: true, credifyId });
     const approve = `/pages/bnpl/${order.id}/approve`;
     const early = await callPage(sandbox, 'POST', approve, page.data.pageSession);

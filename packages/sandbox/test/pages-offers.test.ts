@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox } from '../src/index.js';
 import { scopeLabel } from '../src/pages/scope-labels.js';
-import { callPage, framed, openPage } from './pages-support.js';
+import { callPage, openBnplPage } from './pages-support.js';
 import { directClient, FILTER_URL, fakeMarket, marketOrg, orderInput } from './support.js';
 
 let sandbox: Sandbox | undefined;
@@ -44,19 +44,11 @@ describe('offers on the BNPL page', () => {
   it('shows the loyalty offer to the user the market ranked it for, and not to another', async () => {
     const { sandbox, client, member, other } = await setup();
     const order = await client.createOrder(orderInput());
-    const forMember = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: member,
-    });
+    const forMember = await openBnplPage(sandbox, order.id, member);
     expect(forMember.body).toContain('data-offer="gold-pay-in-6"');
     expect(forMember.body).toContain('Unlocked by what Demo Shop shared: Loyalty membership');
     expect(forMember.body).toContain('Choose how to pay later');
-    const forOther = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: other,
-    });
+    const forOther = await openBnplPage(sandbox, order.id, other);
     expect(forOther.body).toContain('data-offer="pay-in-3"');
     expect(forOther.body).not.toContain('gold-pay-in-6');
   });
@@ -84,25 +76,13 @@ describe('offers on the BNPL page', () => {
         ]),
       );
     }
-    const otherPage = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: other,
-    });
-    const refused = await callPage(
-      sandbox,
-      'POST',
-      `/pages/bnpl/${order.id}/approve?offer_code=gold-pay-in-6`,
-      otherPage.data.pageSession,
-    );
+    const otherPage = await openBnplPage(sandbox, order.id, other);
+    const approveGold = `/pages/bnpl/${order.id}/approve?offer_code=gold-pay-in-6`;
+    const refused = await callPage(sandbox, 'POST', approveGold, otherPage.data.pageSession);
     expect(refused.status).toBe(400);
     expect(sandbox.orders.get(order.id)?.status).toBe('PENDING');
 
-    const page = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: member,
-    });
+    const page = await openBnplPage(sandbox, order.id, member);
     const shared = await callPage(
       sandbox,
       'GET',
@@ -110,12 +90,7 @@ describe('offers on the BNPL page', () => {
       page.data.pageSession,
     );
     expect(shared.json).toEqual({ scopes: ['org-market:loyalty'], labels: ['Loyalty membership'] });
-    const approved = await callPage(
-      sandbox,
-      'POST',
-      `/pages/bnpl/${order.id}/approve?offer_code=gold-pay-in-6`,
-      page.data.pageSession,
-    );
+    const approved = await callPage(sandbox, 'POST', approveGold, page.data.pageSession);
     expect(approved.status).toBe(200);
     expect(sandbox.transactions.list()).toEqual([
       expect.objectContaining({ offerCode: 'gold-pay-in-6', credifyId: member }),

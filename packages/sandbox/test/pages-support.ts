@@ -33,6 +33,11 @@ export async function openPage(
 
 export const framed = { origin: SHOP_ORIGIN, session: SESSION, app_name: 'Demo Shop' };
 
+/** The BNPL page of an order for one service user, framed by the shop as the web SDK opens it. */
+export function openBnplPage(sandbox: Sandbox, orderId: string, credifyId: string): Promise<OpenedPage> {
+  return openPage(sandbox, '/pages/bnpl', { ...framed, order_id: orderId, credify_id: credifyId });
+}
+
 export async function callPage(
   sandbox: Sandbox,
   method: string,

@@ -1,8 +1,8 @@
 /** The hosted BNPL page: rendering, escaping, CSP, and its approve/reject endpoints. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, createSandbox, type Sandbox } from '../src/index.js';
-import { callPage, csp, framed, openPage, SESSION, SHOP_ORIGIN } from './pages-support.js';
-import { directClient, fakeMarket, marketOrg, orderInput, verify } from './support.js';
+import { callPage, csp, framed, openBnplPage, openPage, SESSION, SHOP_ORIGIN } from './pages-support.js';
+import { BASE_URL, directClient, fakeMarket, marketOrg, orderInput, verify } from './support.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
@@ -25,11 +25,7 @@ const bnplPath = (orderId: string, action: string) => `/pages/bnpl/${encodeURICo
 describe('GET /pages/bnpl', () => {
   it('shows the order and the offer, framed only by the market origin, scripts by nonce', async () => {
     const { sandbox, order, credifyId } = await setup();
-    const page = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: credifyId,
-    });
+    const page = await openBnplPage(sandbox, order.id, credifyId);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-store');
@@ -151,11 +147,7 @@ describe('GET /pages/bnpl', () => {
 
   it('ignores a service user ID that belongs to no user of this market', async () => {
     const { sandbox, order } = await setup();
-    const page = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: 'crf_x',
-    });
+    const page = await openBnplPage(sandbox, order.id, 'crf_x');
     expect(page.data.credifyId).toBeNull();
   });
 });
@@ -163,11 +155,7 @@ describe('GET /pages/bnpl', () => {
 describe('the BNPL page endpoints', () => {
   it('approve drives the provider action: APPROVED, with signed webhooks', async () => {
     const { sandbox, market, order, credifyId } = await setup();
-    const page = await openPage(sandbox, '/pages/bnpl', {
-      ...framed,
-      order_id: order.id,
-      credify_id: credifyId,
-    });
+    const page = await openBnplPage(sandbox, order.id, credifyId);
     const answer = await callPage(sandbox, 'POST', bnplPath(order.id, 'approve'), page.data.pageSession, {
       'sec-fetch-site': 'same-origin',
     });
@@ -247,5 +235,16 @@ describe('the BNPL page endpoints', () => {
     expect(postPage.status).toBe(405);
     const unknown = await callPage(sandbox, 'GET', '/pages/elsewhere', undefined);
     expect(unknown.status).toBe(404);
+  });
+
+  it('names the allowed method with a 405', async () => {
+    const { sandbox, order } = await setup();
+    const allowOf = async (method: string, path: string) => {
+      const response = await sandbox.handle(new Request(`${BASE_URL}${path}`, { method }));
+      return [response.status, response.headers.get('allow')];
+    };
+    expect(await allowOf('GET', bnplPath(order.id, 'approve'))).toEqual([405, 'POST']);
+    expect(await allowOf('POST', '/pages/bnpl/')).toEqual([405, 'GET']);
+    expect(await allowOf('DELETE', '/pages/passport')).toEqual([405, 'GET']);
   });
 });

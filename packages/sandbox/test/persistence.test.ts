@@ -198,4 +198,22 @@ describe('a persistent sandbox', () => {
     expect(sandbox.webhooks.get('dlv_8')?.attempts).toHaveLength(2);
     expect(market.received).toHaveLength(2);
   });
+
+  it('ignores record kinds it does not know, even ones named like object members', async () => {
+    const { store } = memoryRecords();
+    await store.save([
+      { kind: 'constructor', id: 'x', body: {} },
+      { kind: 'toString', id: 'y', body: {} },
+      { kind: 'from-a-newer-version', id: 'z', body: {} },
+      {
+        kind: 'transaction',
+        id: 'txn_1',
+        body: { id: 'txn_1', credifyId: 'crf_1', offerCode: 'o', status: 'PENDING' },
+      },
+    ]);
+    const { sandbox } = await start(store);
+    expect(sandbox.transactions.list()).toEqual([
+      { id: 'txn_1', credifyId: 'crf_1', offerCode: 'o', status: 'PENDING' },
+    ]);
+  });
 });

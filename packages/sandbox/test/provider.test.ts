@@ -1,23 +1,13 @@
 /** Provider actions, the effects of revert and disburse, and the scripted "auto" scenario. */
 import { isKitError } from '@bnpl-kit/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
-import { directClient, fakeMarket, marketOrg, orderInput } from './support.js';
-
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
+import { describe, expect, it } from 'vitest';
+import { type createManualClock, createSandbox, type SandboxOptions } from '../src/index.js';
+import { directClient, marketOrg, orderInput, startSandbox } from './support.js';
 
 function setup(options: SandboxOptions = {}) {
-  const market = fakeMarket();
-  sandbox = createSandbox({
-    organizations: [marketOrg()],
-    fetch: market.fetch,
-    clock: createManualClock(),
-    ...options,
-  });
-  const client = directClient(sandbox);
-  const statuses = () => market.payloads().map((p) => p.order_status ?? p.type);
-  return { sandbox, market, client, statuses };
+  const started = startSandbox(options);
+  const statuses = () => started.market.payloads().map((p) => p.order_status ?? p.type);
+  return { ...started, statuses };
 }
 
 describe('provider actions', () => {

@@ -1,9 +1,22 @@
 /** Shared test helpers: a fake market that records webhooks, a client wired to a sandbox, orders. */
 
-import { createServiceClient, type ServiceClientOptions, verifyWebhook } from '@bnpl-kit/core';
+import {
+  type ClaimObject,
+  createServiceClient,
+  type ServiceClient,
+  type ServiceClientOptions,
+  verifyWebhook,
+} from '@bnpl-kit/core';
 import { orderFixture } from '@bnpl-kit/core/testing';
-import type { CreateServiceOrderInput } from '@bnpl-kit/core/wire';
-import { createSandboxFetch, type Sandbox } from '../src/index.js';
+import { buildClaimTokens, type CreateServiceOrderInput } from '@bnpl-kit/core/wire';
+import { onTestFinished } from 'vitest';
+import {
+  createManualClock,
+  createSandbox,
+  createSandboxFetch,
+  type Sandbox,
+  type SandboxOptions,
+} from '../src/index.js';
 
 export const BASE_URL = 'https://sandbox.bnpl.test';
 export const WEBHOOK_URL = 'https://market.test/v1/webhook';
@@ -113,4 +126,38 @@ export async function adminJson(
   // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary admin JSON
   const json: any = text ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, json };
+}
+
+/**
+ * A sandbox serving the market organisation (`orgOverrides` change it) on a manual clock, its
+ * webhooks and filter calls going to a fake market (`routes`); closed when the test finishes.
+ */
+export function startSandbox(
+  options: SandboxOptions = {},
+  orgOverrides: Record<string, unknown> = {},
+  routes: Parameters<typeof fakeMarket>[0] = {},
+) {
+  const market = fakeMarket(routes);
+  const clock = createManualClock();
+  const sandbox = createSandbox({
+    organizations: [marketOrg(orgOverrides)],
+    fetch: market.fetch,
+    clock,
+    ...options,
+  });
+  onTestFinished(() => sandbox.close());
+  return { sandbox, market, clock, client: directClient(sandbox) };
+}
+
+/** Builds the market's claim tokens for `claims` and pushes them all, as the kit does after approval. */
+export async function pushClaims(
+  client: ServiceClient,
+  input: { claims: ClaimObject; credifyId: string; signingKey: string | Uint8Array },
+) {
+  const tokens = await buildClaimTokens({ ...input, organizationId: 'org-market' });
+  await client.pushClaimTokens(
+    input.credifyId,
+    tokens.map((t) => t.token),
+  );
+  return tokens;
 }

@@ -1,38 +1,24 @@
 /** The webhook sender: signatures, retry schedule and give-up, replay, every webhook fault. */
 import { isKitError } from '@bnpl-kit/core';
 import { parseWebhookEvent } from '@bnpl-kit/core/wire';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock, createSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ReadinessVia, Sandbox } from '../src/index.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/webhooks/types.js';
-import {
-  directClient,
-  fakeMarket,
-  hang,
-  marketOrg,
-  orderInput,
-  status,
-  verify,
-  WEBHOOK_URL,
-} from './support.js';
+import { type directClient, hang, orderInput, startSandbox, status, verify, WEBHOOK_URL } from './support.js';
 
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
-
-function setup(options: SandboxOptions = {}, orgOverrides: Record<string, unknown> = {}) {
-  const market = fakeMarket();
-  const clock = createManualClock();
-  sandbox = createSandbox({
-    organizations: [marketOrg(orgOverrides)],
-    fetch: market.fetch,
-    clock,
-    ...options,
-  });
-  return { sandbox, market, clock, client: directClient(sandbox) };
-}
+const setup = startSandbox;
 
 async function newOrder(s: Sandbox, client: ReturnType<typeof directClient>, reference = 'order-1') {
   const order = await client.createOrder(orderInput(reference));
   return s.orders.get(order.id)!;
+}
+
+/** A new order the provider approved and confirmed ready for disbursement (`via`). */
+async function readyOrder(s: Sandbox, client: ReturnType<typeof directClient>, via?: ReadinessVia) {
+  const order = await newOrder(s, client);
+  s.orders.approve(order.id);
+  s.orders.confirmReadiness(order.id, via);
+  return order;
 }
 
 describe('signed deliveries', () => {
@@ -73,9 +59,7 @@ describe('signed deliveries', () => {
 
   it('follow the order life: approve, readiness (both signals), disburse', async () => {
     const { sandbox, market, client } = setup();
-    const order = await newOrder(sandbox, client);
-    sandbox.orders.approve(order.id);
-    sandbox.orders.confirmReadiness(order.id);
+    const order = await readyOrder(sandbox, client);
     await client.disburseOrder(order.id, {});
     await sandbox.webhooks.idle();
     expect(market.payloads()).toEqual([
@@ -208,9 +192,7 @@ describe('webhook faults', () => {
   it('drop: the delivery is recorded but never sent', async () => {
     const { sandbox, market, client } = setup();
     sandbox.faults.inject({ target: 'webhook', action: 'drop' });
-    const order = await newOrder(sandbox, client);
-    sandbox.orders.approve(order.id);
-    sandbox.orders.confirmReadiness(order.id, 'status');
+    await readyOrder(sandbox, client, 'status');
     await sandbox.webhooks.idle();
     expect(sandbox.webhooks.list().map((d) => d.status)).toEqual(['dropped', 'delivered']);
     expect(market.payloads().map((p) => p.order_status)).toEqual(['DISBURSING']);
@@ -231,9 +213,7 @@ describe('webhook faults', () => {
   it('reorder: the next N deliveries are held and sent newest first', async () => {
     const { sandbox, market, client } = setup();
     sandbox.faults.inject({ target: 'webhook', action: 'reorder', times: 3 });
-    const order = await newOrder(sandbox, client);
-    sandbox.orders.approve(order.id);
-    sandbox.orders.confirmReadiness(order.id, 'status');
+    const order = await readyOrder(sandbox, client, 'status');
     await sandbox.webhooks.idle();
     expect(market.received).toHaveLength(0);
     expect(sandbox.webhooks.list().map((d) => d.status)).toEqual(['held', 'held']);
@@ -245,9 +225,7 @@ describe('webhook faults', () => {
   it('reorder: an incomplete group is released by flushHeld', async () => {
     const { sandbox, market, client } = setup();
     sandbox.faults.inject({ target: 'webhook', action: 'reorder', times: 5 });
-    const order = await newOrder(sandbox, client);
-    sandbox.orders.approve(order.id);
-    sandbox.orders.confirmReadiness(order.id, 'status');
+    await readyOrder(sandbox, client, 'status');
     sandbox.webhooks.flushHeld();
     await sandbox.webhooks.idle();
     expect(market.payloads().map((p) => p.order_status)).toEqual(['DISBURSING', 'APPROVED']);
@@ -271,9 +249,7 @@ describe('webhook faults', () => {
       action: 'drop',
       eventType: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
     });
-    const order = await newOrder(sandbox, client);
-    sandbox.orders.approve(order.id);
-    sandbox.orders.confirmReadiness(order.id, 'both');
+    await readyOrder(sandbox, client, 'both');
     await sandbox.webhooks.idle();
     expect(market.payloads().map((p) => p.type)).toEqual([
       'BNPL_ORDER_STATUS_UPDATED',

@@ -8,7 +8,7 @@ import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
 import { createPgExecutor } from './executor/pg.js';
 import type { SqlExecutor } from './executor/types.js';
 import type { JobRetryPolicy } from './records.js';
-import { DEFAULT_JOB_RETRY } from './repositories/jobs.js';
+import { DEFAULT_JOB_RETRY } from './repositories/jobs/backoff.js';
 import { createStore, type Store } from './store.js';
 
 export const DEFAULT_DATA_DIR = '.data/pglite';

@@ -81,6 +81,17 @@ export function createStore(ctx: StoreContext): Store {
   const { executor } = ctx;
   const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
   const outer = guarded(executor, openTransaction);
+  // One `tx` per connection the executor hands out (the pg executor reuses them with its pooled
+  // connections), frozen so that no caller's additions leak into the next transaction.
+  const txByClient = new WeakMap<Queryable, StoreTransaction>();
+  const transactionOps = (client: Queryable): StoreTransaction => {
+    let tx = txByClient.get(client);
+    if (tx === undefined) {
+      tx = Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
+      txByClient.set(client, tx);
+    }
+    return tx;
+  };
 
   return {
     ...operations(outer, ctx.jobs),
@@ -96,13 +107,7 @@ export function createStore(ctx: StoreContext): Store {
       const state = { open: true };
       return openTransaction.run(state, () =>
         executor
-          .transaction((client) => {
-            const tx: StoreTransaction = {
-              ...operations(client, ctx.jobs),
-              ...orderTransactionOps(client),
-            };
-            return work(tx);
-          })
+          .transaction((client) => work(transactionOps(client)))
           .finally(() => {
             // Work the callback left running (not awaited) may use the store once this is over.
             state.open = false;

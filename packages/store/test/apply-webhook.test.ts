@@ -1,8 +1,8 @@
 import type { OrderStatus, WebhookEventEffect } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/index.js';
-import { backends, type TestDatabase, unique } from './helpers/backends.js';
+import { backends, databaseForSuite, deferred, unique } from './helpers/backends.js';
 import { newOrder } from './helpers/fixtures.js';
 
 function statusEvent(orderId: string, to: OrderStatus, withOrder = false): WebhookEventEffect {
@@ -17,35 +17,27 @@ function statusEvent(orderId: string, to: OrderStatus, withOrder = false): Webho
 }
 
 describe.each(backends)('a webhook applied as one statement on $name', (backend) => {
-  let db: TestDatabase;
-  let store: Store;
-  let peer: Store;
-  beforeAll(async () => {
-    db = await backend.open();
-    store = db.store;
-    peer = await db.peer();
-  });
-  afterAll(() => db.close());
+  const suite = databaseForSuite(backend);
 
   async function stored(status: OrderStatus = 'PENDING') {
     const order = newOrder({ status });
-    await store.insertOrder(order);
+    await suite.store.insertOrder(order);
     return order;
   }
 
   const history = async (orderId: string) =>
-    (await store.listOrderStatusHistory(orderId)).map((h) => [h.from, h.to, h.source]);
+    (await suite.store.listOrderStatusHistory(orderId)).map((h) => [h.from, h.to, h.source]);
 
   it('records the event, moves the status forward and writes the history row', async () => {
     const order = await stored();
     const effect = statusEvent(order.id, 'APPROVED');
-    expect(await store.applyWebhookEvent(effect)).toEqual({
+    expect(await suite.store.applyWebhookEvent(effect)).toEqual({
       duplicate: false,
       previousStatus: 'PENDING',
       order: undefined,
     });
-    expect((await store.findOrderById(order.id))?.status).toBe('APPROVED');
-    expect(await store.isEventProcessed(effect.eventId)).toBe(true);
+    expect((await suite.store.findOrderById(order.id))?.status).toBe('APPROVED');
+    expect(await suite.store.isEventProcessed(effect.eventId)).toBe(true);
     expect(await history(order.id)).toEqual([
       [undefined, 'PENDING', 'create'],
       ['PENDING', 'APPROVED', `webhook:${effect.eventId}`],
@@ -55,28 +47,31 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
   it('does nothing at all for an event ID already recorded', async () => {
     const order = await stored();
     const effect = statusEvent(order.id, 'CANCELED');
-    await store.transaction((tx) => tx.markEventProcessed(effect.eventId, effect.eventType));
-    expect(await store.applyWebhookEvent(effect)).toEqual({
+    await suite.store.transaction((tx) => tx.markEventProcessed(effect.eventId, effect.eventType));
+    expect(await suite.store.applyWebhookEvent(effect)).toEqual({
       duplicate: true,
       previousStatus: undefined,
       order: undefined,
     });
-    expect((await store.findOrderById(order.id))?.status).toBe('PENDING');
+    expect((await suite.store.findOrderById(order.id))?.status).toBe('PENDING');
     expect(await history(order.id)).toHaveLength(1);
   });
 
   it('keeps the stored status on a late update but still records the event', async () => {
     const order = await stored('PAID');
     const effect = statusEvent(order.id, 'APPROVED');
-    expect(await store.applyWebhookEvent(effect)).toMatchObject({ duplicate: false, previousStatus: 'PAID' });
-    expect((await store.findOrderById(order.id))?.status).toBe('PAID');
+    expect(await suite.store.applyWebhookEvent(effect)).toMatchObject({
+      duplicate: false,
+      previousStatus: 'PAID',
+    });
+    expect((await suite.store.findOrderById(order.id))?.status).toBe('PAID');
     expect(await history(order.id)).toHaveLength(1);
-    expect(await store.isEventProcessed(effect.eventId)).toBe(true);
+    expect(await suite.store.isEventProcessed(effect.eventId)).toBe(true);
   });
 
   it('records an event naming no stored order, or no order at all', async () => {
     const missing = statusEvent(unique('nope'), 'APPROVED');
-    expect(await store.applyWebhookEvent(missing)).toEqual({
+    expect(await suite.store.applyWebhookEvent(missing)).toEqual({
       duplicate: false,
       previousStatus: undefined,
       order: undefined,
@@ -88,13 +83,13 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
       statusUpdate: undefined,
       withOrder: true,
     };
-    expect(await store.applyWebhookEvent(noOrder)).toEqual({
+    expect(await suite.store.applyWebhookEvent(noOrder)).toEqual({
       duplicate: false,
       previousStatus: undefined,
       order: undefined,
     });
-    expect(await store.isEventProcessed(missing.eventId)).toBe(true);
-    expect(await store.isEventProcessed(noOrder.eventId)).toBe(true);
+    expect(await suite.store.isEventProcessed(missing.eventId)).toBe(true);
+    expect(await suite.store.isEventProcessed(noOrder.eventId)).toBe(true);
   });
 
   it('returns the whole order as it now is inside a transaction, and rolls back with it', async () => {
@@ -103,7 +98,7 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
     const failure = new Error('hook failed');
     let seen: Awaited<ReturnType<Store['applyWebhookEvent']>> | undefined;
     await expect(
-      store.transaction(async (tx) => {
+      suite.store.transaction(async (tx) => {
         seen = await tx.applyWebhookEvent(effect);
         throw failure;
       }),
@@ -113,8 +108,8 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
       previousStatus: 'APPROVED',
       order: { ...order, status: 'PAID', createdAt: expect.any(Date), updatedAt: expect.any(Date) },
     });
-    expect((await store.findOrderById(order.id))?.status).toBe('APPROVED');
-    expect(await store.isEventProcessed(effect.eventId)).toBe(false);
+    expect((await suite.store.findOrderById(order.id))?.status).toBe('APPROVED');
+    expect(await suite.store.isEventProcessed(effect.eventId)).toBe(false);
     // A non-status event with an order: the order comes back unchanged.
     const requirement: WebhookEventEffect = {
       ...effect,
@@ -122,7 +117,7 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
       eventType: 'BNPL_DISBURSEMENT_REQUIREMENT_UPDATED',
       statusUpdate: undefined,
     };
-    const applied = await store.transaction((tx) => tx.applyWebhookEvent(requirement));
+    const applied = await suite.store.transaction((tx) => tx.applyWebhookEvent(requirement));
     expect(applied.order?.status).toBe('APPROVED');
     expect(applied.order?.orderLines).toEqual(order.orderLines);
   });
@@ -131,7 +126,7 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
     const order = await stored();
     const effect = statusEvent(order.id, 'APPROVED');
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : peer).applyWebhookEvent(effect)),
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? suite.store : suite.peer).applyWebhookEvent(effect)),
     );
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
     expect(await history(order.id)).toHaveLength(2);
@@ -141,36 +136,32 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
     const order = await stored();
     const targets: OrderStatus[] = ['PAID', 'APPROVED', 'DISBURSING', 'APPROVED', 'PAID'];
     await Promise.all(
-      targets.map((to, i) => (i % 2 === 0 ? store : peer).applyWebhookEvent(statusEvent(order.id, to))),
+      targets.map((to, i) =>
+        (i % 2 === 0 ? suite.store : suite.peer).applyWebhookEvent(statusEvent(order.id, to)),
+      ),
     );
-    expect((await store.findOrderById(order.id))?.status).toBe('PAID');
+    expect((await suite.store.findOrderById(order.id))?.status).toBe('PAID');
     // Each history row starts where the previous one ended: no update read a stale status.
-    const rows = await store.listOrderStatusHistory(order.id);
+    const rows = await suite.store.listOrderStatusHistory(order.id);
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.from).toBe(rows[i - 1]!.to);
   });
 
   it('makes a concurrent delivery of the same event wait, then see it as a duplicate', async () => {
     const order = await stored();
     const effect = statusEvent(order.id, 'APPROVED');
-    let release!: () => void;
-    const mayCommit = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let applied!: (pid: number) => void;
-    const firstApplied = new Promise<number>((resolve) => {
-      applied = resolve;
-    });
-    const first = store.transaction(async (tx) => {
+    const mayCommit = deferred();
+    const firstApplied = deferred<number>();
+    const first = suite.store.transaction(async (tx) => {
       const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       const result = await tx.applyWebhookEvent(effect);
-      applied(rows[0]!.pid);
-      await mayCommit;
+      firstApplied.resolve(rows[0]!.pid);
+      await mayCommit.promise;
       return result.duplicate;
     });
-    const pid = await firstApplied;
-    const second = peer.applyWebhookEvent(effect);
-    await db.waitUntilBlockedBy(pid);
-    release();
+    const pid = await firstApplied.promise;
+    const second = suite.peer.applyWebhookEvent(effect);
+    await suite.db.waitUntilBlockedBy(pid);
+    mayCommit.resolve();
     expect(await first).toBe(false);
     expect((await second).duplicate).toBe(true);
     expect(await history(order.id)).toHaveLength(2);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/index.js';
-import { jobBackoffMs } from '../src/repositories/jobs.js';
-import { backends, manualClock, type TestDatabase, unique } from './helpers/backends.js';
+import { jobBackoffMs } from '../src/repositories/jobs/backoff.js';
+import { backends, databaseForSuite, manualClock, unique } from './helpers/backends.js';
 
 describe('jobBackoffMs', () => {
   it('doubles from the base delay and stops at the cap', () => {
@@ -14,21 +14,31 @@ describe('jobBackoffMs', () => {
 
 describe.each(backends)('jobs on $name', (backend) => {
   const clock = manualClock();
-  let db: TestDatabase;
-  let store: Store;
-  let peer: Store;
-  beforeAll(async () => {
-    const options = { now: clock.now, jobRetry: { baseDelayMs: 1_000, maxDelayMs: 4_000 } };
-    db = await backend.open(options);
-    store = db.store;
-    peer = await db.peer(options);
+  const suite = databaseForSuite(backend, {
+    now: clock.now,
+    jobRetry: { baseDelayMs: 1_000, maxDelayMs: 4_000 },
   });
-  afterAll(() => db.close());
+
+  /** A job of a kind of its own, allowed `maxAttempts` attempts. */
+  async function enqueueLimited(maxAttempts: number) {
+    const kind = unique('kind');
+    const { job } = await suite.store.enqueueJob({
+      kind,
+      payload: {},
+      dedupeKey: unique('key'),
+      maxAttempts,
+    });
+    return { kind, job };
+  }
 
   it('enqueues a dedupe key once', async () => {
     const kind = unique('kind');
     const dedupeKey = unique('key');
-    const first = await store.enqueueJob({ kind, payload: { orderId: 'o1', amount: '150000' }, dedupeKey });
+    const first = await suite.store.enqueueJob({
+      kind,
+      payload: { orderId: 'o1', amount: '150000' },
+      dedupeKey,
+    });
     expect(first.created).toBe(true);
     expect(first.job).toMatchObject({
       kind,
@@ -42,34 +52,34 @@ describe.each(backends)('jobs on $name', (backend) => {
       lockedUntil: undefined,
       lastError: undefined,
     });
-    const again = await peer.enqueueJob({ kind, payload: { other: true }, dedupeKey });
+    const again = await suite.peer.enqueueJob({ kind, payload: { other: true }, dedupeKey });
     expect(again).toEqual({ job: first.job, created: false });
-    expect(await store.listJobs({ kind })).toEqual([first.job]);
+    expect(await suite.store.listJobs({ kind })).toEqual([first.job]);
   });
 
   it('enqueues inside a transaction, visible only once it commits', async () => {
     const kind = unique('kind');
-    await store.transaction(async (tx) => {
+    await suite.store.transaction(async (tx) => {
       await tx.enqueueJob({ kind, payload: null, dedupeKey: unique('key') });
       expect(await tx.listJobs({ kind })).toHaveLength(1);
     });
-    expect(await store.listJobs({ kind })).toHaveLength(1);
+    expect(await suite.store.listJobs({ kind })).toHaveLength(1);
   });
 
   it('claims only due jobs of the requested kinds, leasing them to the worker', async () => {
     const kind = unique('kind');
     const other = unique('kind');
-    expect(await store.claimNextJob('w1', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
-    const later = await store.enqueueJob({
+    expect(await suite.store.claimNextJob('w1', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    const later = await suite.store.enqueueJob({
       kind,
       payload: { n: 2 },
       dedupeKey: unique('key'),
       runAt: new Date(clock.now().getTime() + 5_000),
     });
-    const due = await store.enqueueJob({ kind, payload: { n: 1 }, dedupeKey: unique('key') });
-    await store.enqueueJob({ kind: other, payload: {}, dedupeKey: unique('key') });
+    const due = await suite.store.enqueueJob({ kind, payload: { n: 1 }, dedupeKey: unique('key') });
+    await suite.store.enqueueJob({ kind: other, payload: {}, dedupeKey: unique('key') });
 
-    const claimed = await store.claimNextJob<{ n: number }>('w1', { kinds: [kind], lockMs: 30_000 });
+    const claimed = await suite.store.claimNextJob<{ n: number }>('w1', { kinds: [kind], lockMs: 30_000 });
     expect(claimed).toMatchObject({
       id: due.job.id,
       payload: { n: 1 },
@@ -78,20 +88,20 @@ describe.each(backends)('jobs on $name', (backend) => {
       lockedBy: 'w1',
       lockedUntil: new Date(clock.now().getTime() + 30_000),
     });
-    expect(await store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    expect(await suite.store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
     clock.advance(5_000);
-    expect((await store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 }))?.id).toBe(later.job.id);
+    expect((await suite.store.claimNextJob('w2', { kinds: [kind], lockMs: 30_000 }))?.id).toBe(later.job.id);
 
-    expect(await store.completeJob(due.job.id, { workerId: 'w1' })).toBe(true);
-    expect(await store.completeJob(due.job.id, { workerId: 'w1' })).toBe(false);
-    expect(await store.findJob(due.job.id)).toMatchObject({ status: 'done', lockedUntil: undefined });
+    expect(await suite.store.completeJob(due.job.id, { workerId: 'w1' })).toBe(true);
+    expect(await suite.store.completeJob(due.job.id, { workerId: 'w1' })).toBe(false);
+    expect(await suite.store.findJob(due.job.id)).toMatchObject({ status: 'done', lockedUntil: undefined });
   });
 
   it('gives every job to exactly one of two concurrent workers', async () => {
     const kind = unique('kind');
     const total = 40;
     for (let i = 0; i < total; i++)
-      await store.enqueueJob({ kind, payload: { i }, dedupeKey: `${kind}-${i}` });
+      await suite.store.enqueueJob({ kind, payload: { i }, dedupeKey: `${kind}-${i}` });
     const runs: { worker: string; id: string }[] = [];
     const work = async (worker: string, s: Store) => {
       for (;;) {
@@ -101,40 +111,44 @@ describe.each(backends)('jobs on $name', (backend) => {
         expect(await s.completeJob(job.id, { workerId: worker })).toBe(true);
       }
     };
-    await Promise.all([work('a', store), work('b', peer), work('c', store), work('d', peer)]);
+    await Promise.all([
+      work('a', suite.store),
+      work('b', suite.peer),
+      work('c', suite.store),
+      work('d', suite.peer),
+    ]);
     expect(runs).toHaveLength(total);
     expect(new Set(runs.map((r) => r.id)).size).toBe(total);
-    const jobs = await store.listJobs({ kind });
+    const jobs = await suite.store.listJobs({ kind });
     expect(jobs.every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
   });
 
   it('hands a job whose worker died to another worker once the lease expires', async () => {
     const kind = unique('kind');
-    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
-    const crashed = await store.claimNextJob('dead-worker', { kinds: [kind], lockMs: 30_000 });
+    const { job } = await suite.store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
+    const crashed = await suite.store.claimNextJob('dead-worker', { kinds: [kind], lockMs: 30_000 });
     expect(crashed?.id).toBe(job.id);
 
     clock.advance(29_999);
-    expect(await peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
+    expect(await suite.peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 })).toBeUndefined();
     clock.advance(2);
-    const rescued = await peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 });
+    const rescued = await suite.peer.claimNextJob('rescuer', { kinds: [kind], lockMs: 30_000 });
     expect(rescued).toMatchObject({ id: job.id, attempts: 2, lockedBy: 'rescuer', status: 'running' });
 
     // The original worker comes back late: its lease is gone, so its outcome is not recorded.
-    expect(await store.completeJob(job.id, { workerId: 'dead-worker' })).toBe(false);
-    expect(await store.failJob(job.id, new Error('late'), { workerId: 'dead-worker' })).toBeUndefined();
-    expect(await peer.completeJob(job.id, { workerId: 'rescuer' })).toBe(true);
+    expect(await suite.store.completeJob(job.id, { workerId: 'dead-worker' })).toBe(false);
+    expect(await suite.store.failJob(job.id, new Error('late'), { workerId: 'dead-worker' })).toBeUndefined();
+    expect(await suite.peer.completeJob(job.id, { workerId: 'rescuer' })).toBe(true);
   });
 
   it('fails a job whose lease expired on its last allowed attempt instead of handing it out again', async () => {
-    const kind = unique('kind');
-    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key'), maxAttempts: 2 });
-    expect((await store.claimNextJob('w1', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(1);
+    const { kind, job } = await enqueueLimited(2);
+    expect((await suite.store.claimNextJob('w1', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(1);
     clock.advance(1_001);
-    expect((await store.claimNextJob('w2', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(2);
+    expect((await suite.store.claimNextJob('w2', { kinds: [kind], lockMs: 1_000 }))?.attempts).toBe(2);
     clock.advance(1_001);
-    expect(await store.claimNextJob('w3', { kinds: [kind], lockMs: 1_000 })).toBeUndefined();
-    expect(await store.findJob(job.id)).toMatchObject({
+    expect(await suite.store.claimNextJob('w3', { kinds: [kind], lockMs: 1_000 })).toBeUndefined();
+    expect(await suite.store.findJob(job.id)).toMatchObject({
       status: 'failed',
       attempts: 2,
       lockedUntil: undefined,
@@ -143,14 +157,13 @@ describe.each(backends)('jobs on $name', (backend) => {
   });
 
   it('retries a failed job with exponential backoff, then gives up after maxAttempts', async () => {
-    const kind = unique('kind');
-    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key'), maxAttempts: 4 });
-    const claim = () => store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+    const { kind, job } = await enqueueLimited(4);
+    const claim = () => suite.store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect((await claim())?.attempts).toBe(attempt);
       const failedAt = clock.now().getTime();
-      const failed = await store.failJob(job.id, new Error(`boom ${attempt}`), { workerId: 'w' });
+      const failed = await suite.store.failJob(job.id, new Error(`boom ${attempt}`), { workerId: 'w' });
       expect(failed).toMatchObject({
         status: 'pending',
         attempts: attempt,
@@ -165,7 +178,7 @@ describe.each(backends)('jobs on $name', (backend) => {
     }
     expect(delays).toEqual([1_000, 2_000, 4_000]);
     expect((await claim())?.attempts).toBe(4);
-    expect(await store.failJob(job.id, 'still broken')).toMatchObject({
+    expect(await suite.store.failJob(job.id, 'still broken')).toMatchObject({
       status: 'failed',
       lastError: 'still broken',
     });
@@ -175,22 +188,22 @@ describe.each(backends)('jobs on $name', (backend) => {
 
   it('retries at the time the caller gives, or gives up when told to', async () => {
     const kind = unique('kind');
-    const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
-    const claim = () => store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+    const { job } = await suite.store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });
+    const claim = () => suite.store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
     await claim();
     const retryAt = new Date(clock.now().getTime() + 123_000);
-    expect((await store.failJob(job.id, 'x', { retryAt }))?.runAt).toEqual(retryAt);
+    expect((await suite.store.failJob(job.id, 'x', { retryAt }))?.runAt).toEqual(retryAt);
     clock.advance(123_000);
     await claim();
-    expect((await store.failJob(job.id, 'x', { retryInMs: 7 }))?.runAt).toEqual(
+    expect((await suite.store.failJob(job.id, 'x', { retryInMs: 7 }))?.runAt).toEqual(
       new Date(clock.now().getTime() + 7),
     );
     clock.advance(7);
     await claim();
-    expect(await store.failJob(job.id, 'fatal', { giveUp: true })).toMatchObject({
+    expect(await suite.store.failJob(job.id, 'fatal', { giveUp: true })).toMatchObject({
       status: 'failed',
       attempts: 3,
     });
-    expect(await store.failJob(job.id, 'again')).toBeUndefined();
+    expect(await suite.store.failJob(job.id, 'again')).toBeUndefined();
   });
 });

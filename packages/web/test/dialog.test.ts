@@ -103,26 +103,21 @@ describe('the BNPL dialog', () => {
     let proto: EventTarget = document.body;
     while (!Object.hasOwn(proto, 'addEventListener')) proto = Object.getPrototypeOf(proto);
     for (const target of [window, proto]) {
-      const add = target.addEventListener;
-      const remove = target.removeEventListener;
-      vi.spyOn(target, 'addEventListener').mockImplementation(function (
-        this: EventTarget,
-        type,
-        listener,
-        options,
-      ) {
-        added.push([this ?? window, type, listener, capture(options)]);
-        return add.call(this ?? window, type, listener, options);
-      });
-      vi.spyOn(target, 'removeEventListener').mockImplementation(function (
-        this: EventTarget,
-        type,
-        listener,
-        options,
-      ) {
-        removed.push([this ?? window, type, listener, capture(options)]);
-        return remove.call(this ?? window, type, listener, options);
-      });
+      for (const [method, log] of [
+        ['addEventListener', added],
+        ['removeEventListener', removed],
+      ] as const) {
+        const original = target[method];
+        vi.spyOn(target, method).mockImplementation(function (
+          this: EventTarget,
+          type: string,
+          listener: EventListenerOrEventListenerObject | null,
+          options?: boolean | EventListenerOptions,
+        ) {
+          log.push([this ?? window, type, listener, capture(options)]);
+          return original.call(this ?? window, type, listener, options);
+        });
+      }
     }
     const before = document.body.childNodes.length;
 

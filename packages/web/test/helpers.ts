@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { type BnplSdk, type ConfigureOptions, configure } from '../src/index.js';
 
 export const SHOP_ORIGIN = 'https://shop.example';
@@ -72,6 +72,17 @@ export function currentPage(): FakePage {
     posts: () => pageWindow.postMessage.mock.calls as Array<[Record<string, unknown>, string]>,
   };
   return page;
+}
+
+/** The page opened is `pages/<name>` of the service, with `params` besides the SDK's own. */
+export function expectHostedPage(page: FakePage, name: string, params: Record<string, string>): void {
+  expect(page.url.origin + page.url.pathname).toBe(`${SERVICE_URL}/pages/${name}`);
+  expect(Object.fromEntries(page.url.searchParams)).toEqual({
+    ...params,
+    app_name: 'Demo Shop',
+    origin: SHOP_ORIGIN,
+    session: page.session,
+  });
 }
 
 export function pressKey(

@@ -128,34 +128,20 @@ describe('SDK and page bridge together', () => {
     const iframe = document.querySelector('iframe')!;
     const params = readPageBridgeParams(new URL(iframe.src).search)!;
     const pageSelf = new EventTarget();
-    const pageWindow = {
+    // A window whose posts reach `receiver` as browsers deliver them: in a later task, only when
+    // the target origin is `to`, from origin `from` and the window `source()`.
+    const windowPosting = (receiver: EventTarget, to: string, from: string, source: () => unknown) => ({
       postMessage(data: unknown, targetOrigin: string) {
-        if (targetOrigin !== SERVICE_ORIGIN) return;
+        if (targetOrigin !== to) return;
         queueMicrotask(() =>
-          pageSelf.dispatchEvent(
-            new MessageEvent('message', {
-              data,
-              origin: SHOP_ORIGIN,
-              source: hostWindow as unknown as MessageEventSource,
-            }),
+          receiver.dispatchEvent(
+            new MessageEvent('message', { data, origin: from, source: source() as MessageEventSource }),
           ),
         );
       },
-    };
-    const hostWindow = {
-      postMessage(data: unknown, targetOrigin: string) {
-        if (targetOrigin !== SHOP_ORIGIN) return;
-        queueMicrotask(() =>
-          window.dispatchEvent(
-            new MessageEvent('message', {
-              data,
-              origin: SERVICE_ORIGIN,
-              source: pageWindow as unknown as MessageEventSource,
-            }),
-          ),
-        );
-      },
-    };
+    });
+    const pageWindow = windowPosting(pageSelf, SERVICE_ORIGIN, SHOP_ORIGIN, () => hostWindow);
+    const hostWindow = windowPosting(window, SHOP_ORIGIN, SERVICE_ORIGIN, () => pageWindow);
     Object.defineProperty(iframe, 'contentWindow', { value: pageWindow, configurable: true });
     const bridge = createPageBridge({
       ...params,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { currentPage, makeSdk, pressKey, SERVICE_ORIGIN, SHOP_ORIGIN, user } from './helpers.js';
+import { currentPage, expectHostedPage, makeSdk, pressKey, SERVICE_ORIGIN, user } from './helpers.js';
 
 function openPassport() {
   const onDismiss = vi.fn();
@@ -15,14 +15,10 @@ function openPassport() {
 describe('passport.showDetail', () => {
   it('opens the passport page of the URL contract', () => {
     const { page } = openPassport();
-    expect(page.url.origin + page.url.pathname).toBe(`${SERVICE_ORIGIN}/sandbox-service/pages/passport`);
-    expect(Object.fromEntries(page.url.searchParams)).toEqual({
+    expectHostedPage(page, 'passport', {
       credify_id: 'cred-1',
       market_id: 'org-1',
       product_types: 'consumerBNPL',
-      app_name: 'Demo Shop',
-      origin: SHOP_ORIGIN,
-      session: page.session,
     });
   });
 

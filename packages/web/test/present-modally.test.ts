@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BnplSdkError, type PresentModallyOptions } from '../src/index.js';
-import { currentPage, makeSdk, order, SERVICE_ORIGIN, SHOP_ORIGIN, user } from './helpers.js';
+import {
+  currentPage,
+  expectHostedPage,
+  makeSdk,
+  order,
+  SERVICE_ORIGIN,
+  SHOP_ORIGIN,
+  user,
+} from './helpers.js';
 
 function open(overrides: Partial<PresentModallyOptions> = {}) {
   const sdk = makeSdk();
@@ -32,14 +40,7 @@ describe('presentModally', () => {
 
   it('follows the documented URL contract', () => {
     const { page } = open();
-    expect(page.url.origin + page.url.pathname).toBe(`${SERVICE_ORIGIN}/sandbox-service/pages/bnpl`);
-    expect(Object.fromEntries(page.url.searchParams)).toEqual({
-      order_id: 'ord_1',
-      app_name: 'Demo Shop',
-      origin: SHOP_ORIGIN,
-      session: page.session,
-      credify_id: 'cred-1',
-    });
+    expectHostedPage(page, 'bnpl', { order_id: 'ord_1', credify_id: 'cred-1' });
     expect(page.session).toMatch(/^[0-9a-f]{32}$/);
     expect(page.iframe.src).not.toContain('key-123');
   });

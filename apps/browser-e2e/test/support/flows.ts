@@ -60,3 +60,21 @@ export async function adminGet(target: DemoTarget, path: string): Promise<any> {
 export function serverErrors(target: DemoTarget): string[] {
   return target.logs.filter((line) => line.includes('"level":"error"'));
 }
+
+/** Escape closes the SDK's dialog without a decision; resolves when it is gone. */
+export async function dismissDialog(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
+}
+
+/** Pays later for the products, decides on the BNPL page and closes it; resolves with the order's ID. */
+export async function payLaterAndDecide(
+  page: Page,
+  productIds: string[],
+  action: 'approve' | 'reject',
+): Promise<string> {
+  const orderId = await startPayLater(page, productIds);
+  await decideInDialog(page, action);
+  await finishDialog(page);
+  return orderId;
+}

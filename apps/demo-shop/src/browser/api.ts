@@ -1,4 +1,5 @@
 /** The storefront's calls to the shop backend (`/shop/...`) and the market's push-claims endpoint. */
+import type { ShopOrderView } from '../shop-orders.js';
 
 export interface ShopUser {
   id: string;
@@ -8,15 +9,6 @@ export interface ShopUser {
   email: string | null;
   phone_number: string | null;
   country_code: string | null;
-}
-
-export interface ShopOrderView {
-  id: string;
-  reference_id: string;
-  total_amount: { value: string; currency: string };
-  lines: { product_id: string; name: string; quantity: number }[];
-  created_at: string;
-  status: string;
 }
 
 export interface MarketOrderRecord {

@@ -5,7 +5,9 @@
  * the market learns by webhook, shown as it changes (polled from `/shop/orders`).
  */
 import { type BnplCompletion, type BnplUser, configure } from '@bnpl-kit/web';
-import { type ShopOrderView, shopApi } from './api.js';
+import type { BrowserConfig } from '../page.js';
+import type { ShopOrderView } from '../shop-orders.js';
+import { shopApi } from './api.js';
 import {
   $,
   type CartLineView,
@@ -16,17 +18,7 @@ import {
   showMessage,
 } from './view.js';
 
-interface ShopConfig {
-  appName: string;
-  apiKey: string;
-  env: 'sandbox' | 'production';
-  serviceUrl: string;
-  mode: 'basic' | 'data-sharing';
-  marketId: string;
-  marketPrefix: string;
-}
-
-const config = JSON.parse($('shop-config').textContent ?? '{}') as ShopConfig;
+const config = JSON.parse($('shop-config').textContent ?? '{}') as BrowserConfig;
 const sdk = configure({
   apiKey: config.apiKey,
   env: config.env,

@@ -1,5 +1,5 @@
 /** DOM rendering of the cart, the orders and messages: text only (textContent), never markup. */
-import type { ShopOrderView } from './api.js';
+import type { ShopOrderView } from '../shop-orders.js';
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 

@@ -8,4 +8,5 @@ export {
 } from './child-server.js';
 export { BACKENDS, type BackendName, dropSchema, freshSchema, TEST_DATABASE_URL } from './databases.js';
 export { type ExternalService, startExternalService } from './external-service.js';
+export { orderRequest } from './orders.js';
 export { waitFor } from './wait.js';

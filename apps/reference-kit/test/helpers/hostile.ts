@@ -4,7 +4,7 @@
  * values, and mutations of a valid order that put one of them at any place in it.
  */
 import fc from 'fast-check';
-import { orderRequest } from './market-client.js';
+import { orderRequest } from '../../src/testing/index.js';
 
 /** Nothing a client should ever see: stacks, file paths, SQL, HTML. */
 export const INTERNALS =

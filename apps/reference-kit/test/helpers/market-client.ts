@@ -2,8 +2,7 @@
  * What the tests do over real HTTP, as a market's systems, a user's browser, the SDK and the
  * provider (the embedded sandbox's admin API) would.
  */
-import { randomBytes } from 'node:crypto';
-import { waitFor } from '../../src/testing/index.js';
+import { orderRequest, waitFor } from '../../src/testing/index.js';
 
 export interface HttpAnswer {
   status: number;
@@ -29,26 +28,6 @@ export async function http(
     status: response.status,
     body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
     headers: response.headers,
-  };
-}
-
-export function orderRequest(referenceId = `ref-${randomBytes(6).toString('hex')}`, value = '1500000') {
-  const amount = { value, currency: 'VND' };
-  return {
-    reference_id: referenceId,
-    total_amount: amount,
-    order_lines: [
-      {
-        name: 'Rice cooker',
-        reference_id: 'sku-rice-cooker',
-        image_url: 'https://shop.example/rice-cooker.png',
-        product_url: 'https://shop.example/rice-cooker',
-        quantity: 1,
-        measment_unit: 'EACH',
-        unit_price: amount,
-        subtotal: amount,
-      },
-    ],
   };
 }
 

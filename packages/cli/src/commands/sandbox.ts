@@ -138,16 +138,16 @@ async function banner(server: SandboxServer, generatedSigningKey: string | undef
   return lines.join('\n');
 }
 
-/** Resolves on SIGINT or SIGTERM. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Resolves on the first of SIGINT or SIGTERM, leaving no listener behind. */
 export function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const signal of STOP_SIGNALS) process.off(signal, stop);
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    for (const signal of STOP_SIGNALS) process.once(signal, stop);
   });
 }
 

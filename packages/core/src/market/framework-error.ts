@@ -4,7 +4,7 @@
  * handlers the adapters export answer RFC 9457 problems instead of the framework's HTML or text
  * page with a stack. A framework error's own message is never shown: it may name files or SQL.
  */
-import { KitError } from '../errors.js';
+import { type ErrorCode, KitError } from '../errors.js';
 
 function statusOf(error: unknown): number | undefined {
   const e = error as { status?: unknown; statusCode?: unknown } | null;
@@ -12,26 +12,23 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && Number.isInteger(status) ? status : undefined;
 }
 
+/** The framework statuses with a kit code of their own, and what the problem says. */
+const BY_STATUS: ReadonlyMap<number, readonly [ErrorCode, string]> = new Map([
+  [400, ['validation_failed', 'The request could not be read']],
+  [404, ['not_found', 'No endpoint here']],
+  [405, ['method_not_allowed', 'Method not allowed here']],
+  [408, ['request_timeout', 'The request was not received in time']],
+  [413, ['payload_too_large', 'The request body is too large']],
+  [415, ['unsupported_media_type', 'Unsupported content type']],
+  [431, ['headers_too_large', 'The request headers are too large']],
+]);
+
 export function kitErrorOfFramework(error: unknown): KitError {
   if (error instanceof KitError) return error;
   const status = statusOf(error);
   const cause = { cause: error };
-  switch (status) {
-    case 400:
-      return new KitError('validation_failed', 'The request could not be read', cause);
-    case 404:
-      return new KitError('not_found', 'No endpoint here', cause);
-    case 405:
-      return new KitError('method_not_allowed', 'Method not allowed here', cause);
-    case 408:
-      return new KitError('request_timeout', 'The request was not received in time', cause);
-    case 413:
-      return new KitError('payload_too_large', 'The request body is too large', cause);
-    case 415:
-      return new KitError('unsupported_media_type', 'Unsupported content type', cause);
-    case 431:
-      return new KitError('headers_too_large', 'The request headers are too large', cause);
-  }
+  const known = status === undefined ? undefined : BY_STATUS.get(status);
+  if (known !== undefined) return new KitError(known[0], known[1], cause);
   if (status !== undefined && status >= 400 && status < 500) {
     return new KitError('validation_failed', 'The request could not be processed', cause);
   }

@@ -1,8 +1,9 @@
 /**
- * The route table of the market endpoints. Tiny on purpose: a handful of fixed paths, one
- * parameter (`:id`). Static paths are a map lookup, so the webhook (the hot path) costs one `get`.
+ * The route table of the market endpoints, and of the sandbox's service, admin and page routes.
+ * Tiny on purpose: fixed paths and `:name` parameters (percent-decoded). Static paths are a map
+ * lookup, so the webhook (the hot path) costs one `get`.
  */
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route<H> {
   /** For logs: `webhook`, `createOrder`… */

@@ -7,7 +7,8 @@ import type { Amount } from '../models/money.js';
 import type { OrderLine } from '../models/order-line.js';
 import type { OrderStatus } from '../models/status.js';
 
-export interface StoredOrder {
+/** An order as the market inserts it. */
+export interface NewStoredOrder {
   /** The service-side order ID (the specification's `id` / `order_id`). */
   id: string;
   referenceId: string;
@@ -16,17 +17,12 @@ export interface StoredOrder {
   status: OrderStatus;
   /** Fingerprint of the create request, so a repeated `reference_id` with other content is a 409. */
   requestFingerprint: string;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
-export interface NewStoredOrder {
-  id: string;
-  referenceId: string;
-  totalAmount: Amount;
-  orderLines: OrderLine[];
-  status: OrderStatus;
-  requestFingerprint: string;
+/** An order as the store holds it: what was inserted, plus its timestamps. */
+export interface StoredOrder extends NewStoredOrder {
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface StatusChange {

@@ -9,16 +9,22 @@ import { field, nested, nestedArray, optionalNested, wireObject } from './wire.j
 const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
 const referenceId = safeText();
 
+/**
+ * `order_lines` of an order being created, at the market and at the service alike: at least one
+ * line, at most 500.
+ */
+export const newOrderLinesField = nestedArray('order_lines', orderLines, (line) =>
+  z
+    .array(line)
+    .min(1, { error: 'an order needs at least one line' })
+    .max(500, { error: 'at most 500 lines' }),
+);
+
 /** `POST /v1/orders` body (specification: Order create request). */
 export const orderCreateRequestCodec = wireObject({
   referenceId: field('reference_id', referenceId),
   totalAmount: nested('total_amount', amountCodec),
-  orderLines: nestedArray('order_lines', orderLines, (line) =>
-    z
-      .array(line)
-      .min(1, { error: 'an order needs at least one line' })
-      .max(500, { error: 'at most 500 lines' }),
-  ),
+  orderLines: newOrderLinesField,
 });
 
 export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefine((order, ctx) => {

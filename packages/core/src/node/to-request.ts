@@ -92,36 +92,15 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
   const url = `${originOf(req, options.baseUrl)}${pathAndQuery(options.url ?? req.url)}`;
   const { signal, res } = options;
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (method === 'GET' || method === 'HEAD') {
-    return createNodeRequest({
-      method,
-      url,
-      headers: { raw: req.rawHeaders, keepLength: true },
-      signal,
-      res,
-      body: { kind: 'none' },
-    });
-  }
-  if (!bodyWasConsumed(req)) {
-    return createNodeRequest({
-      method,
-      url,
-      headers: { raw: req.rawHeaders, keepLength: true },
-      signal,
-      res,
-      body: { kind: 'stream', req, maxBytes },
-    });
-  }
+  // The Content-Length still describes the body unless a parser's replacement stands in for it.
+  const requestWith = (body: NodeBody, keepLength = true) =>
+    createNodeRequest({ method, url, headers: { raw: req.rawHeaders, keepLength }, signal, res, body });
+  if (method === 'GET' || method === 'HEAD') return requestWith({ kind: 'none' });
+  if (!bodyWasConsumed(req)) return requestWith({ kind: 'stream', req, maxBytes });
   const replacement = replacementBody(options.consumed);
-  const body: NodeBody =
-    replacement.body === null ? { kind: 'none' } : { kind: 'bytes', bytes: replacement.body };
-  const request = createNodeRequest({
-    method,
-    url,
-    headers: { raw: req.rawHeaders, keepLength: false },
-    signal,
-    res,
-    body,
-  });
+  const request = requestWith(
+    replacement.body === null ? { kind: 'none' } : { kind: 'bytes', bytes: replacement.body },
+    false,
+  );
   return replacement.raw ? request : markBodyNotRaw(request, options.consumed?.help ?? DEFAULT_HELP);
 }

@@ -76,6 +76,15 @@ function pathParam(name: string, description: string): ParameterObject {
   return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
 }
 
+/** The `info` of every document the kit generates: one licence, one default version. */
+export function openApiInfo(
+  title: string,
+  description: string,
+  version: string = OPENAPI_VERSION,
+): OpenApiDocument['info'] {
+  return { title, version, description, license: { name: 'MIT', identifier: 'MIT' } };
+}
+
 /** `/orders/:id/cancel` → `/orders/{id}/cancel`. */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -310,12 +319,11 @@ export function marketOpenApi(options: MarketOpenApiOptions): OpenApiDocument {
   const modeName = dataSharing ? 'data-sharing' : 'basic';
   return {
     openapi: '3.1.0',
-    info: {
-      title: `bnpl-kit market endpoints (${modeName} mode)`,
-      version: options.version ?? OPENAPI_VERSION,
-      description: `The endpoints a market built on bnpl-kit serves in ${modeName} mode, generated from the kit's zod codecs. Reference: docs/protocol.md (WIRE §5).`,
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
+    info: openApiInfo(
+      `bnpl-kit market endpoints (${modeName} mode)`,
+      `The endpoints a market built on bnpl-kit serves in ${modeName} mode, generated from the kit's zod codecs. Reference: docs/protocol.md (WIRE §5).`,
+      options.version,
+    ),
     servers: [{ url: options.serverUrl ?? '/', description: 'The market backend' }],
     tags: [
       { name: 'Orders', description: 'Called by the market’s own systems' },

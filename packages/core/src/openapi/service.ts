@@ -11,7 +11,7 @@ import {
   SERVICE_ROUTES,
   type ServiceOperation,
 } from '../service/routes.js';
-import { OPENAPI_VERSION, openApiPath } from './market.js';
+import { openApiInfo, openApiPath } from './market.js';
 import { SchemaSet } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItem } from './types.js';
 
@@ -105,13 +105,11 @@ export function serviceOpenApi(options: ServiceOpenApiOptions = {}): OpenApiDocu
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'BNPL service API (as the bnpl-kit sandbox serves it)',
-      version: options.version ?? OPENAPI_VERSION,
-      description:
-        'The service operations a market calls, relative to SERVICE_API_URL, generated from the route table the kit’s client and sandbox share (WIRE §6). Every answer is an envelope.',
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
+    info: openApiInfo(
+      'BNPL service API (as the bnpl-kit sandbox serves it)',
+      'The service operations a market calls, relative to SERVICE_API_URL, generated from the route table the kit’s client and sandbox share (WIRE §6). Every answer is an envelope.',
+      options.version,
+    ),
     servers: [{ url: options.serverUrl ?? '/', description: 'SERVICE_API_URL' }],
     tags: [
       { name: 'Orders', description: 'BNPL consumer orders' },

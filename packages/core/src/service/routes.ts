@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { amountCodec } from '../models/money.js';
-import { disburseRequestCodec, sumSubtotals } from '../models/order.js';
+import { disburseRequestCodec, newOrderLinesField, sumSubtotals } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
 import { serviceOrderStatusSchema } from '../models/status.js';
 import { field, nested, nestedArray, optionalNested, type WireCodec, wireObject } from '../models/wire.js';
@@ -37,12 +37,7 @@ export const serviceOrderCodec = wireObject({
 const createOrderBaseCodec = wireObject({
   referenceId: field('reference_id', text255),
   totalAmount: nested('total_amount', amountCodec),
-  orderLines: nestedArray('order_lines', orderLines, (line) =>
-    z
-      .array(line)
-      .min(1, { error: 'an order needs at least one line' })
-      .max(500, { error: 'at most 500 lines' }),
-  ),
+  orderLines: newOrderLinesField,
   paymentRecipient: optionalNested('payment_recipient', paymentRecipientCodec),
 });
 
@@ -243,43 +238,6 @@ export function buildServicePath(template: string, params: Readonly<Record<strin
     if (value === undefined || value === '') throw new TypeError(`Missing path parameter ${name}`);
     return encodeURIComponent(value);
   });
-}
-
-/** Matches a concrete path against a template; the decoded parameters, or `undefined`. */
-export function matchServicePath(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split('/');
-  const got = path.split('/');
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
-    if (w.startsWith(':')) {
-      if (g === '') return undefined;
-      try {
-        params[w.slice(1)] = decodeURIComponent(g);
-      } catch {
-        return undefined;
-      }
-    } else if (w !== g) return undefined;
-  }
-  return params;
-}
-
-/** Finds the operation a method and path belong to; `pathOnly` when only the method is wrong. */
-export function findServiceRoute(
-  method: string,
-  path: string,
-): { operation: ServiceOperation; params: Record<string, string> } | { pathOnly: true } | undefined {
-  let pathOnly = false;
-  for (const operation of SERVICE_OPERATIONS) {
-    const definition = SERVICE_ROUTES[operation];
-    const params = matchServicePath(definition.path, path);
-    if (!params) continue;
-    if (definition.method === method) return { operation, params };
-    pathOnly = true;
-  }
-  return pathOnly ? { pathOnly: true } : undefined;
 }
 
 // ---- Envelope ----------------------------------------------------------------------------------

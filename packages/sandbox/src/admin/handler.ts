@@ -4,11 +4,11 @@
  * failures as RFC 9457 problems. Optional `adminToken` guards it (`Authorization: Bearer <token>`).
  */
 import { KitError } from '@bnpl-kit/core';
-import { matchServicePath, problemResponse } from '@bnpl-kit/core/wire';
+import { problemResponse, Router } from '@bnpl-kit/core/wire';
 import { autoScenarioView } from '../auto.js';
 import { json, readJson, ServiceFailure } from '../http.js';
 import type { Sandbox } from '../sandbox.js';
-import { ADMIN_ROUTES, type AdminHandler, orgJson } from './routes.js';
+import { ADMIN_ROUTES, type AdminHandler, type AdminRoute, orgJson } from './routes.js';
 import { disbursementView, orderView, transactionView, userView } from './views.js';
 
 async function index(sandbox: Sandbox): Promise<Response> {
@@ -41,11 +41,16 @@ async function stateView(sandbox: Sandbox): Promise<Response> {
   });
 }
 
-const ROUTES: [method: string, pattern: string, handler: AdminHandler][] = [
+const ROUTES: AdminRoute[] = [
   ['GET', '/sandbox', ({ sandbox }) => index(sandbox)],
   ['GET', '/sandbox/state', ({ sandbox }) => stateView(sandbox)],
   ...ADMIN_ROUTES,
 ];
+
+const router = new Router<AdminHandler>(
+  ROUTES.map(([method, path, handler]) => ({ name: `${method} ${path}`, method, path, handler })),
+  '',
+);
 
 /** ServiceFailures thrown by shared domain code become the matching problem documents. */
 function toKitError(error: unknown): unknown {
@@ -69,22 +74,25 @@ export async function handleAdminRoute(
         throw new KitError('unauthenticated', 'The admin API needs Authorization: Bearer <adminToken>');
       }
     }
-    let pathMatched = false;
-    for (const [method, pattern, handler] of ROUTES) {
-      const params = matchServicePath(pattern, path.replace(/\/+$/, '') || '/');
-      if (!params) continue;
-      pathMatched = true;
-      if (method !== request.method) continue;
-      const url = new URL(request.url);
-      const body = async () => {
-        const read = await readJson(request);
-        if (!read.ok) throw new KitError('invalid_json', 'The body is not valid JSON');
-        return read.value;
-      };
-      return await handler({ sandbox, request, params, url, body });
+    // `/sandbox/orders/` is `/sandbox/orders`, as it always was for the admin API.
+    const match = router.match(request.method, path.replace(/\/+$/, '') || '/');
+    if (match.kind === 'none')
+      throw new KitError('not_found', `No admin route ${path}; GET /sandbox lists them`);
+    if (match.kind === 'wrong_method') {
+      return problemResponse(
+        new KitError('method_not_allowed', `${request.method} is not allowed on ${path}`),
+        {
+          allow: match.allow.join(', '),
+        },
+      );
     }
-    if (pathMatched) throw new KitError('method_not_allowed', `${request.method} is not allowed on ${path}`);
-    throw new KitError('not_found', `No admin route ${path}; GET /sandbox lists them`);
+    const body = async () => {
+      const read = await readJson(request);
+      if (!read.ok) throw new KitError('invalid_json', 'The body is not valid JSON');
+      return read.value;
+    };
+    const url = new URL(request.url);
+    return await match.route.handler({ sandbox, request, params: match.params, url, body });
   } catch (error) {
     return problemResponse(toKitError(error));
   }

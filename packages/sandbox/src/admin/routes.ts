@@ -3,7 +3,7 @@
  * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
  */
 import { KitError } from '@bnpl-kit/core';
-import { parseWire } from '@bnpl-kit/core/wire';
+import { type Method, parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
 import { faultFromJson, faultJsonSchema } from '../faults.js';
@@ -68,10 +68,14 @@ export const ADMIN_REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'PUT /sandbox/auto': autoScenarioJsonSchema,
 };
 
+/** The record a route names, or its 404. */
+function existing<T>(record: T | undefined, code: 'not_found' | 'order_not_found', message: string): T {
+  if (record === undefined) throw new KitError(code, message);
+  return record;
+}
+
 function orgOr404(sandbox: Sandbox, id: string) {
-  const organization = sandbox.organizations.get(id);
-  if (!organization) throw new KitError('not_found', `No organisation ${id}`);
-  return organization;
+  return existing(sandbox.organizations.get(id), 'not_found', `No organisation ${id}`);
 }
 
 export async function orgJson(sandbox: Sandbox, id: string) {
@@ -79,7 +83,9 @@ export async function orgJson(sandbox: Sandbox, id: string) {
   return organizationView(organization, await sandbox.organizations.claimPublicKey(id));
 }
 
-export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandler][] = [
+export type AdminRoute = [method: Method, pattern: string, handler: AdminHandler];
+
+export const ADMIN_ROUTES: AdminRoute[] = [
   [
     'GET',
     '/sandbox/organizations',
@@ -137,11 +143,8 @@ export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandl
   [
     'GET',
     '/sandbox/orders/:id',
-    ({ sandbox, params }) => {
-      const order = sandbox.orders.get(params.id!);
-      if (!order) throw new KitError('order_not_found', `No order ${params.id}`);
-      return json(orderView(order));
-    },
+    ({ sandbox, params }) =>
+      json(orderView(existing(sandbox.orders.get(params.id!), 'order_not_found', `No order ${params.id}`))),
   ],
   [
     'POST',
@@ -244,11 +247,8 @@ export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandl
   [
     'GET',
     '/sandbox/webhooks/deliveries/:id',
-    ({ sandbox, params }) => {
-      const delivery = sandbox.webhooks.get(params.id!);
-      if (!delivery) throw new KitError('not_found', `No delivery ${params.id}`);
-      return json(deliveryView(delivery));
-    },
+    ({ sandbox, params }) =>
+      json(deliveryView(existing(sandbox.webhooks.get(params.id!), 'not_found', `No delivery ${params.id}`))),
   ],
   [
     'POST',
@@ -261,8 +261,7 @@ export const ADMIN_ROUTES: [method: string, pattern: string, handler: AdminHandl
       } catch (error) {
         throw new KitError('conflict', (error as Error).message);
       }
-      if (!copy) throw new KitError('not_found', `No delivery ${params.id}`);
-      return json(deliveryView(copy), 202);
+      return json(deliveryView(existing(copy, 'not_found', `No delivery ${params.id}`)), 202);
     },
   ],
   [

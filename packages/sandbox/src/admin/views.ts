@@ -8,6 +8,15 @@ import type { Delivery, DeliveryAttempt } from '../webhooks/types.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 const invoiceView = (invoice: Invoice | undefined) => (invoice ? invoiceCodec.encode(invoice) : null);
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The named fields under their snake_case wire names; an optional one that is missing is `null`. */
+function snakeFields<T extends object>(
+  record: T,
+  names: readonly (keyof T & string)[],
+): Record<string, unknown> {
+  return Object.fromEntries(names.map((name) => [snakeCase(name), record[name] ?? null]));
+}
 
 export function orderView(order: SandboxOrder): Record<string, unknown> {
   return {
@@ -27,32 +36,20 @@ export function orderView(order: SandboxOrder): Record<string, unknown> {
 }
 
 export function userView(user: ServiceUser): Record<string, unknown> {
-  return {
-    credify_id: user.credifyId,
-    organization_id: user.organizationId,
-    local_id: user.localId,
-    phone_number: user.phoneNumber ?? null,
-    country_code: user.countryCode ?? null,
-    created_at: iso(user.createdAt),
-  };
+  const fields = snakeFields(user, ['credifyId', 'organizationId', 'localId', 'phoneNumber', 'countryCode']);
+  return { ...fields, created_at: iso(user.createdAt) };
 }
 
 export function claimView(record: ClaimTokenRecord): Record<string, unknown> {
   return {
-    scope_name: record.scopeName,
-    scope_hash: record.scopeHash,
-    iat: record.iat,
-    token: record.token,
+    ...snakeFields(record, ['scopeName', 'scopeHash', 'iat', 'token']),
     received_at: iso(record.receivedAt),
   };
 }
 
 export function transactionView(t: Transaction): Record<string, unknown> {
   return {
-    id: t.id,
-    credify_id: t.credifyId,
-    order_id: t.orderId ?? null,
-    offer_code: t.offerCode,
+    ...snakeFields(t, ['id', 'credifyId', 'orderId', 'offerCode']),
     transaction_status: t.status,
     dispute_status: t.disputeStatus ?? null,
     updated_at: iso(t.updatedAt),
@@ -61,13 +58,10 @@ export function transactionView(t: Transaction): Record<string, unknown> {
 
 export function disbursementView(d: Disbursement): Record<string, unknown> {
   return {
-    id: d.id,
-    order_id: d.orderId,
-    organization_id: d.organizationId,
+    ...snakeFields(d, ['id', 'orderId', 'organizationId']),
     amount: amountCodec.encode(d.amount),
     invoice: invoiceView(d.invoice),
-    source: d.source,
-    idempotency_key: d.idempotencyKey ?? null,
+    ...snakeFields(d, ['source', 'idempotencyKey']),
     at: iso(d.at),
   };
 }
@@ -77,30 +71,17 @@ function attemptView(a: DeliveryAttempt): Record<string, unknown> {
     number: a.number,
     started_at: iso(a.startedAt),
     finished_at: iso(a.finishedAt),
-    outcome: a.outcome ?? null,
-    response_status: a.responseStatus ?? null,
-    response_body: a.responseBody ?? null,
-    error: a.error ?? null,
-    request_headers: a.requestHeaders,
+    ...snakeFields(a, ['outcome', 'responseStatus', 'responseBody', 'error', 'requestHeaders']),
   };
 }
 
 export function deliveryView(d: Delivery): Record<string, unknown> {
   return {
-    id: d.id,
-    event_id: d.eventId,
-    event_type: d.eventType,
-    organization_id: d.organizationId,
-    url: d.url,
-    status: d.status,
-    body: d.body,
+    ...snakeFields(d, ['id', 'eventId', 'eventType', 'organizationId', 'url', 'status', 'body']),
     payload: JSON.parse(d.body) as unknown,
     created_at: iso(d.createdAt),
     next_attempt_at: iso(d.nextAttemptAt),
-    duplicate_of: d.duplicateOf ?? null,
-    replay_of: d.replayOf ?? null,
-    verbatim: d.verbatim,
-    fault: d.fault ?? null,
+    ...snakeFields(d, ['duplicateOf', 'replayOf', 'verbatim', 'fault']),
     attempts: d.attempts.map(attemptView),
   };
 }
@@ -109,17 +90,7 @@ export function callView(c: RecordedCall): Record<string, unknown> {
   return {
     id: c.id,
     at: iso(c.at),
-    kind: c.kind,
-    operation: c.operation ?? null,
-    method: c.method,
-    path: c.path,
-    query: c.query,
-    status: c.status,
-    idempotency_key: c.idempotencyKey ?? null,
-    had_api_key: c.hadApiKey,
-    had_bearer: c.hadBearer,
-    body: c.body ?? null,
-    fault: c.fault ?? null,
-    response_body: c.responseBody ?? null,
+    ...snakeFields(c, ['kind', 'operation', 'method', 'path', 'query', 'status', 'idempotencyKey']),
+    ...snakeFields(c, ['hadApiKey', 'hadBearer', 'body', 'fault', 'responseBody']),
   };
 }

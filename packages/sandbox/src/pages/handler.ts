@@ -4,7 +4,7 @@
  * CSP; the action routes answer JSON or RFC 9457 problems.
  */
 import { KitError } from '@bnpl-kit/core';
-import { matchServicePath, problemResponse } from '@bnpl-kit/core/wire';
+import { problemResponse, Router } from '@bnpl-kit/core/wire';
 import type { Sandbox } from '../sandbox.js';
 import {
   approveAction,
@@ -100,49 +100,53 @@ function passportPage(sandbox: Sandbox, sessions: PageSessions, url: URL): Respo
   return htmlResponse(body, 200, nonce, params.frame?.origin);
 }
 
-const ACTIONS: [method: string, pattern: string, action: PageAction][] = [
-  ['POST', '/pages/bnpl/:id/approve', approveAction],
-  ['POST', '/pages/bnpl/:id/reject', rejectAction],
-  ['GET', '/pages/bnpl/:id/shared-claims', sharedClaimsAction],
-  ['POST', '/pages/passport/orders/:id/repay', repayAction],
-];
+type PageRoute = (request: Request, params: Record<string, string>) => Promise<Response> | Response;
+
+function pageRouter(sandbox: Sandbox, sessions: PageSessions): Router<PageRoute> {
+  const page =
+    (render: (url: URL) => Response): PageRoute =>
+    (request) => {
+      try {
+        return render(new URL(request.url));
+      } catch (error) {
+        // A bad origin must not be framed: the refusal carries frame-ancestors 'none'.
+        if (error instanceof PageParamError) return errorPage(400, error.message, undefined);
+        throw error;
+      }
+    };
+  const action =
+    (act: PageAction): PageRoute =>
+    async (request, params) => {
+      try {
+        return await act(sandbox, sessions, request, params);
+      } catch (error) {
+        return problemResponse(asKitError(error));
+      }
+    };
+  const routes = [
+    ['GET', '/pages/bnpl', page((url) => bnplPage(sandbox, sessions, url))],
+    ['GET', '/pages/passport', page((url) => passportPage(sandbox, sessions, url))],
+    ['POST', '/pages/bnpl/:id/approve', action(approveAction)],
+    ['POST', '/pages/bnpl/:id/reject', action(rejectAction)],
+    ['GET', '/pages/bnpl/:id/shared-claims', action(sharedClaimsAction)],
+    ['POST', '/pages/passport/orders/:id/repay', action(repayAction)],
+  ] as const;
+  return new Router(
+    routes.map(([method, path, handler]) => ({ name: `${method} ${path}`, method, path, handler })),
+    '',
+  );
+}
 
 export function createHostedPages(sandbox: Sandbox): HostedPages {
-  const sessions = new PageSessions(sandbox.clock);
-  const pages: Record<string, (url: URL) => Response> = {
-    '/pages/bnpl': (url) => bnplPage(sandbox, sessions, url),
-    '/pages/passport': (url) => passportPage(sandbox, sessions, url),
-  };
+  const router = pageRouter(sandbox, new PageSessions(sandbox.clock));
   return {
     async handle(request, rawPath) {
       const path = rawPath.replace(/\/+$/, '');
-      const url = new URL(request.url);
-      const page = pages[path];
-      if (page) {
-        if (request.method !== 'GET') {
-          return problemResponse(new KitError('method_not_allowed', 'Hosted pages answer GET only'), {
-            allow: 'GET',
-          });
-        }
-        try {
-          return page(url);
-        } catch (error) {
-          // A bad origin must not be framed: the refusal carries frame-ancestors 'none'.
-          if (error instanceof PageParamError) return errorPage(400, error.message, undefined);
-          throw error;
-        }
-      }
-      for (const [method, pattern, action] of ACTIONS) {
-        const params = matchServicePath(pattern, path);
-        if (!params) continue;
-        if (method !== request.method) {
-          return problemResponse(new KitError('method_not_allowed', `Use ${method}`), { allow: method });
-        }
-        try {
-          return await action(sandbox, sessions, request, params);
-        } catch (error) {
-          return problemResponse(asKitError(error));
-        }
+      const match = router.match(request.method, path);
+      if (match.kind === 'found') return await match.route.handler(request, match.params);
+      if (match.kind === 'wrong_method') {
+        const allow = match.allow.join(', ');
+        return problemResponse(new KitError('method_not_allowed', `Use ${allow}`), { allow });
       }
       return problemResponse(new KitError('not_found', `No hosted page at ${path}`));
     },

@@ -6,17 +6,7 @@
  * call), injected faults and the auto scenario (both are set per run).
  */
 import type { Organization } from '../organizations.js';
-import type {
-  AccessTokenRecord,
-  ClaimTokenRecord,
-  Disbursement,
-  Repayment,
-  SandboxOrder,
-  SandboxState,
-  ServiceUser,
-  StoredAnswer,
-  Transaction,
-} from '../state.js';
+import type { ClaimTokenRecord, Disbursement, SandboxState } from '../state.js';
 import type { Delivery } from '../webhooks/types.js';
 import type { SandboxRecord } from './types.js';
 
@@ -48,8 +38,23 @@ export function stateToRecords(
 }
 
 /**
+ * The kinds restored as one entry of a map of the state, keyed by the record's ID. A Map, so a
+ * stored kind such as `constructor` cannot reach an object's prototype.
+ */
+const KEYED_KINDS = new Map<string, (state: SandboxState) => Map<string, unknown>>([
+  ['user', (state) => state.users],
+  ['order', (state) => state.orders],
+  ['token', (state) => state.tokens],
+  ['transaction', (state) => state.transactions],
+  ['repayment', (state) => state.repayments],
+  ['idempotency', (state) => state.idempotency],
+  ['ranked-offers', (state) => state.rankedOffers],
+]);
+
+/**
  * Fills `state` from records written by `stateToRecords`. Organisations already in `state` (the
- * ones configured for this run, e.g. with this run's webhook URL) win over stored ones.
+ * ones configured for this run, e.g. with this run's webhook URL) win over stored ones. A kind a
+ * newer version wrote is ignored rather than guessed at.
  */
 export function restoreState(
   state: SandboxState,
@@ -58,48 +63,17 @@ export function restoreState(
   const disbursements: Disbursement[] = [];
   const deliveries: Delivery[] = [];
   for (const { kind, id, body } of records) {
-    switch (kind) {
-      case 'organization':
-        if (!state.organizations.has(id)) state.organizations.set(id, body as Organization);
-        break;
-      case 'user':
-        state.users.set(id, body as ServiceUser);
-        break;
-      case 'order':
-        state.orders.set(id, body as SandboxOrder);
-        break;
-      case 'token':
-        state.tokens.set(id, body as AccessTokenRecord);
-        break;
-      case 'claim': {
-        const claim = body as ClaimTokenRecord;
-        const scopes = state.claims.get(claim.credifyId) ?? new Map<string, ClaimTokenRecord>();
-        scopes.set(claim.scopeName, claim);
-        state.claims.set(claim.credifyId, scopes);
-        break;
-      }
-      case 'transaction':
-        state.transactions.set(id, body as Transaction);
-        break;
-      case 'disbursement':
-        disbursements.push(body as Disbursement);
-        break;
-      case 'repayment':
-        state.repayments.set(id, body as Repayment);
-        break;
-      case 'idempotency':
-        state.idempotency.set(id, body as StoredAnswer);
-        break;
-      case 'delivery':
-        deliveries.push(body as Delivery);
-        break;
-      case 'ranked-offers':
-        state.rankedOffers.set(id, body as Record<string, unknown>[]);
-        break;
-      default:
-        // A kind a newer version wrote: ignored rather than guessed at.
-        break;
-    }
+    const keyed = KEYED_KINDS.get(kind);
+    if (keyed) keyed(state).set(id, body);
+    else if (kind === 'organization') {
+      if (!state.organizations.has(id)) state.organizations.set(id, body as Organization);
+    } else if (kind === 'claim') {
+      const claim = body as ClaimTokenRecord;
+      const scopes = state.claims.get(claim.credifyId) ?? new Map<string, ClaimTokenRecord>();
+      scopes.set(claim.scopeName, claim);
+      state.claims.set(claim.credifyId, scopes);
+    } else if (kind === 'disbursement') disbursements.push(body as Disbursement);
+    else if (kind === 'delivery') deliveries.push(body as Delivery);
   }
   // Disbursement IDs count up (`dsb_<n>`), so the list keeps that order.
   disbursements.sort((a, b) => a.at - b.at || serial(a.id) - serial(b.id));

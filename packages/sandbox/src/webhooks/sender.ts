@@ -7,6 +7,7 @@
 import { signWebhook } from '@bnpl-kit/core/testing';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { FaultRegistry, WebhookFault } from '../faults.js';
+import { serviceId } from '../state.js';
 import { postAttempt } from './post.js';
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -71,7 +72,7 @@ export class WebhookSender {
 
   /** Sends `payload` to every URL; returns the deliveries (one per URL, sharing one event ID). */
   emit(organizationId: string, urls: readonly string[], payload: Record<string, unknown>): Delivery[] {
-    const eventId = `evt_${crypto.randomUUID()}`;
+    const eventId = serviceId('evt');
     const body = JSON.stringify(payload);
     const eventType = typeof payload.type === 'string' ? payload.type : 'UNKNOWN';
     return urls.map((url) => {

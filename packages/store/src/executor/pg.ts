@@ -96,6 +96,32 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     }
   }
 
+  /**
+   * The `TransactionClient` of a pooled connection, made once per connection rather than once per
+   * transaction: the store builds its `tx` operations on it (and caches them by it), so a webhook
+   * with a hook does not allocate the whole repository surface again on every delivery.
+   */
+  const transactionClients = new WeakMap<pg.PoolClient, TransactionClient>();
+  function transactionClient(client: pg.PoolClient): TransactionClient {
+    let tx = transactionClients.get(client);
+    if (tx !== undefined) return tx;
+    const run = async (sql: string, params?: readonly unknown[]) => {
+      try {
+        return await client.query(statement(sql, params));
+      } catch (err) {
+        throw fault(err);
+      }
+    };
+    tx = {
+      query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
+      exec: async (sql: string) => {
+        await run(sql);
+      },
+    };
+    transactionClients.set(client, tx);
+    return tx;
+  }
+
   let closed = false;
   return {
     dialect: 'postgres',
@@ -112,21 +138,10 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
       const client = await begin();
       let broken = false;
-      const run = async (sql: string, params?: readonly unknown[]) => {
-        try {
-          return await client.query(statement(sql, params));
-        } catch (err) {
-          throw fault(err);
-        }
-      };
+      const tx = transactionClient(client);
       try {
-        const result = await work({
-          query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
-          exec: async (sql: string) => {
-            await run(sql);
-          },
-        });
-        await run('COMMIT');
+        const result = await work(tx);
+        await tx.exec('COMMIT');
         return result;
       } catch (err) {
         try {

@@ -130,44 +130,54 @@ async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Prom
   return { duplicate: false, previousStatus, order };
 }
 
-async function findOne(q: Queryable, where: string, value: string): Promise<StoredOrder | undefined> {
-  const { rows } = await q.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE ${where} = $1`, [
-    value,
-  ]);
+// Order creation looks its reference up, then inserts: both run on every order, so PostgreSQL
+// parses and plans them once per connection.
+const FIND_ORDER_BY_ID = prepared(
+  'bnpl_find_order_by_id',
+  `SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE id = $1`,
+);
+const FIND_ORDER_BY_REFERENCE = prepared(
+  'bnpl_find_order_by_reference',
+  `SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE reference_id = $1`,
+);
+const INSERT_ORDER = prepared(
+  'bnpl_insert_order',
+  `WITH inserted AS (
+     INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
+     VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, $7)
+     ON CONFLICT (reference_id) DO NOTHING
+     RETURNING ${ORDER_COLUMNS}
+   ), history AS (
+     INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
+     SELECT id, NULL, status, 'create' FROM inserted
+   )
+   SELECT * FROM inserted`,
+);
+
+async function findOne(q: Queryable, sql: string, value: string): Promise<StoredOrder | undefined> {
+  const { rows } = await q.query<OrderRow>(sql, [value]);
   return rows[0] === undefined ? undefined : toOrder(rows[0]);
 }
 
 export function orderReads(q: Queryable): OrderReads {
   return {
-    findOrderById: (id) => findOne(q, 'id', id),
-    findOrderByReferenceId: (referenceId) => findOne(q, 'reference_id', referenceId),
+    findOrderById: (id) => findOne(q, FIND_ORDER_BY_ID, id),
+    findOrderByReferenceId: (referenceId) => findOne(q, FIND_ORDER_BY_REFERENCE, referenceId),
 
     async insertOrder(order) {
       let inserted: OrderRow | undefined;
       try {
         // One statement, so the order and its first history row exist together or not at all even
         // outside a transaction.
-        const { rows } = await q.query<OrderRow>(
-          `WITH inserted AS (
-             INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
-             VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, $7)
-             ON CONFLICT (reference_id) DO NOTHING
-             RETURNING ${ORDER_COLUMNS}
-           ), history AS (
-             INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
-             SELECT id, NULL, status, 'create' FROM inserted
-           )
-           SELECT * FROM inserted`,
-          [
-            order.id,
-            order.referenceId,
-            order.totalAmount.value,
-            order.totalAmount.currency,
-            JSON.stringify(order.orderLines),
-            order.status,
-            order.requestFingerprint,
-          ],
-        );
+        const { rows } = await q.query<OrderRow>(INSERT_ORDER, [
+          order.id,
+          order.referenceId,
+          order.totalAmount.value,
+          order.totalAmount.currency,
+          JSON.stringify(order.orderLines),
+          order.status,
+          order.requestFingerprint,
+        ]);
         inserted = rows[0];
       } catch (err) {
         // The reference ID is free but the service ID is stored under another reference ID.
@@ -180,7 +190,7 @@ export function orderReads(q: Queryable): OrderReads {
       }
       if (inserted !== undefined) return { order: toOrder(inserted), created: true };
       // READ COMMITTED: this new statement sees the row of the transaction that won the conflict.
-      const existing = await findOne(q, 'reference_id', order.referenceId);
+      const existing = await findOne(q, FIND_ORDER_BY_REFERENCE, order.referenceId);
       if (existing === undefined) {
         throw new KitError('internal', 'Order reference conflicted but the existing order is not visible');
       }
@@ -240,7 +250,7 @@ export function orderTransactionOps(q: Queryable): OrderTransactionOps {
         [change.orderId, change.from, change.to, change.source],
       );
       if (rowCount > 0) return;
-      const current = await findOne(q, 'id', change.orderId);
+      const current = await findOne(q, FIND_ORDER_BY_ID, change.orderId);
       if (current === undefined)
         throw new KitError('order_not_found', `Order ${change.orderId} is not stored`);
       throw new KitError(

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type OpenStoreOptions, openStore, type Store } from '../../src/index.js';
 
 // The store imports PGlite only when it opens one; loading it here, with the suite, keeps that
@@ -112,4 +113,45 @@ export function manualClock(start = new Date('2030-01-01T00:00:00.000Z')) {
 /** A unique-per-call suffix, so tests sharing one database never touch each other's rows. */
 export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(6).toString('hex')}`;
+}
+
+export interface SuiteDatabase {
+  readonly db: TestDatabase;
+  readonly store: Store;
+  /** `db.peer()`, opened once for the suite. */
+  readonly peer: Store;
+}
+
+/** Opens a database on `backend` before the suite's tests and closes it after them. */
+export function databaseForSuite(backend: TestBackend, options: StoreOptions = {}): SuiteDatabase {
+  let opened: { db: TestDatabase; peer: Store } | undefined;
+  beforeAll(async () => {
+    const db = await backend.open(options);
+    opened = { db, peer: await db.peer(options) };
+  });
+  afterAll(() => opened?.db.close());
+  const current = () => {
+    if (opened === undefined) throw new Error('the suite database is opened in beforeAll');
+    return opened;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get store() {
+      return current().db.store;
+    },
+    get peer() {
+      return current().peer;
+    },
+  };
+}
+
+/** A promise and the function that settles it: how a test orders two concurrent transactions. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
 }

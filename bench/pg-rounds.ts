@@ -1,0 +1,128 @@
+/**
+ * What the PostgreSQL benchmarks (webhook-pg, webhook-pg-scale, orders-pg) share: interleaved
+ * rounds of whole server runs, the summary row of each candidate against the baseline measured in
+ * the same rounds, and the pinned load generator around a fixture schema that is always dropped.
+ */
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatRate, median } from './harness.js';
+import type { Measured } from './http-child.js';
+import { openPgFixture, type PgFixture } from './pg-fixture.js';
+import { pinLoadGenerator, unpinLoadGenerator } from './pin.js';
+
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+export const WARMUP_SECONDS = 1;
+
+/**
+ * Interleaved rounds of every candidate (A B C, B C A, C A B…), so a busy neighbour or a CPU
+ * frequency change hits every candidate alike: runs[candidate][round].
+ */
+export async function interleave<C extends string>(
+  candidates: readonly C[],
+  run: (candidate: C) => Promise<Measured>,
+): Promise<Map<C, Measured[]>> {
+  const runs = new Map<C, Measured[]>(candidates.map((c) => [c, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < candidates.length; k++) {
+      const candidate = candidates[(k + round) % candidates.length]!;
+      runs.get(candidate)!.push(await run(candidate));
+    }
+  }
+  return runs;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const micros = (values: (number | undefined)[]) =>
+  values.some((v) => v === undefined) ? 'n/a' : String(Math.round(median(values as number[])));
+const minMedMax = (values: number[], format: (n: number) => string) =>
+  `${format(Math.min(...values))}/${format(median(values))}/${format(Math.max(...values))}`;
+
+/**
+ * One row per candidate: req/s min/median/max, the median of per-round ratios against the
+ * reference (min/median/max too), p99, and CPU per request of the server, of PostgreSQL and (when
+ * measured) of the service behind the server.
+ */
+export function summarise<C extends string>(
+  runs: Map<C, Measured[]>,
+  label: Record<string, string>,
+  reference: C,
+): Record<string, string>[] {
+  const base = runs.get(reference);
+  const withService = [...runs.values()].some((rs) =>
+    rs.some((r) => r.sideCpuMicrosPerRequest !== undefined),
+  );
+  return [...runs].map(([candidate, rs]) => {
+    const perRound = (pick: (r: Measured) => number) =>
+      base ? rs.map((r, i) => pick(r) / pick(base[i]!)) : undefined;
+    const ratios = perRound((r) => r.rps);
+    const ratio = ratios && median(ratios);
+    const p99Ratio = perRound((r) => r.p99);
+    // Requests per CPU-second of everything the request costs on this machine (server, PostgreSQL,
+    // and the service when measured), against the baseline's: what the throughput ratio would be
+    // if these processes had the machine to themselves. Steadier than wall time when other work
+    // shares the cores; PG CPU includes that other work's queries, so it is noisy too.
+    const cpuRatios = perRound((r) =>
+      r.pgCpuMicrosPerRequest === undefined
+        ? Number.NaN
+        : 1 / (r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest + (r.sideCpuMicrosPerRequest ?? 0)),
+    );
+    const cpuRatio = cpuRatios && median(cpuRatios);
+    const bad = rs.reduce((n, r) => n + r.bad, 0);
+    const isReference = candidate === reference;
+    return {
+      ...label,
+      candidate,
+      'req/s min/med/max': minMedMax(
+        rs.map((r) => r.rps),
+        formatRate,
+      ),
+      [`vs ${reference} min/med/max`]: ratios === undefined || isReference ? '' : minMedMax(ratios, pct),
+      'goal ≥ 85 %': isReference || ratio === undefined ? '' : ratio >= 0.85 ? 'yes' : 'NO',
+      'CPU ratio': cpuRatio === undefined || Number.isNaN(cpuRatio) || isReference ? '' : pct(cpuRatio),
+      'p99 ms': String(median(rs.map((r) => r.p99))),
+      'p99 vs base': p99Ratio === undefined || isReference ? '' : `${median(p99Ratio).toFixed(2)}×`,
+      'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
+      'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),
+      ...(withService ? { 'service CPU µs/req': micros(rs.map((r) => r.sideCpuMicrosPerRequest)) } : {}),
+      'PG CPU µs/req': micros(rs.map((r) => r.pgCpuMicrosPerRequest)),
+      notes: [
+        bad > 0 ? `${bad} non-2xx/errors` : '',
+        rs.some((r) => r.wrapped) ? 'pool wrapped: raise BENCH_POOL' : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    };
+  });
+}
+
+/**
+ * `<candidate>@before` runs the same server script from another checkout (BENCH_BEFORE, e.g. the
+ * main branch's worktree) in the same interleaved rounds: a change measured side by side with
+ * what it replaces, not against a number from another hour of the machine.
+ */
+export const BEFORE_SUFFIX = '@before';
+
+export function scriptFor(candidate: string, script: string): string {
+  if (!candidate.endsWith(BEFORE_SUFFIX)) return script;
+  const before = process.env.BENCH_BEFORE;
+  if (!before) throw new Error(`${candidate} needs BENCH_BEFORE=<another checkout of this repository>`);
+  return join(before, relative(join(dirname(fileURLToPath(import.meta.url)), '..'), script));
+}
+
+/** The candidate without its `@before` suffix. */
+export function baseCandidate<C extends string>(candidate: string): C {
+  return (candidate.endsWith(BEFORE_SUFFIX) ? candidate.slice(0, -BEFORE_SUFFIX.length) : candidate) as C;
+}
+
+/** Runs `work` with the load generator pinned and a fresh fixture schema, dropped afterwards. */
+export async function withPgFixture<T>(work: (fixture: PgFixture) => Promise<T>): Promise<T> {
+  const fixture = await openPgFixture();
+  pinLoadGenerator();
+  try {
+    return await work(fixture);
+  } finally {
+    unpinLoadGenerator();
+    await fixture.close();
+  }
+}

@@ -1,0 +1,37 @@
+/** The orders the sandbox holds and the provider's buttons on them (approve, reject, ready, paid). */
+import type { ContractSandbox } from './driver.js';
+import { type SandboxClient, SandboxRequestError } from './sandbox-client.js';
+import { orderView, recordsIn } from './views.js';
+
+export type ProviderActions = Pick<
+  ContractSandbox,
+  'order' | 'ordersByReference' | 'approve' | 'reject' | 'ready' | 'paid' | 'disbursements'
+>;
+
+export function providerActions(client: SandboxClient): ProviderActions {
+  const press = async (orderId: string, button: string, body: Record<string, string> = {}) => {
+    await client.admin('POST', `/sandbox/orders/${encodeURIComponent(orderId)}/${button}`, body);
+  };
+  return {
+    async order(id) {
+      const answer = await client.call('GET', `/sandbox/orders/${encodeURIComponent(id)}`);
+      if (answer.status === 404) return undefined;
+      if (answer.status !== 200) throw new SandboxRequestError(`Sandbox order ${id}: ${answer.status}`);
+      return orderView(answer.json);
+    },
+    async ordersByReference(referenceId) {
+      const json = await client.admin('GET', '/sandbox/orders');
+      return recordsIn(json, 'orders')
+        .map(orderView)
+        .filter((o) => o.referenceId === referenceId);
+    },
+    approve: (orderId) => press(orderId, 'approve'),
+    reject: (orderId) => press(orderId, 'reject'),
+    ready: (orderId) => press(orderId, 'ready', { via: 'status' }),
+    paid: (orderId) => press(orderId, 'paid'),
+    async disbursements(orderId) {
+      const json = await client.admin('GET', '/sandbox/disbursements');
+      return recordsIn(json, 'disbursements').filter((d) => d.order_id === orderId).length;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Orders the provider approved at the service: announced (the service's APPROVED webhook delivered
+ * and answered) or not (its webhook dropped, so a check delivers that status itself).
+ */
+import { ensure } from '../expect.js';
+import type { DeliveryView } from '../sandbox/driver.js';
+import type { CheckContext } from '../types.js';
+import { type CreatedOrder, createOrder } from './orders.js';
+
+/** A fresh order the provider approved, and the service's APPROVED delivery once the market answered it. */
+export async function approvedAtService(
+  ctx: CheckContext,
+): Promise<{ order: CreatedOrder; delivery: DeliveryView }> {
+  const order = await createOrder(ctx);
+  await ctx.sandbox.approve(order.id);
+  const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
+  return { order, delivery };
+}
+
+/** The ID of a fresh order the provider approved, its APPROVED webhook acknowledged by the market. */
+export async function approvedOrder(ctx: CheckContext): Promise<string> {
+  const { order, delivery } = await approvedAtService(ctx);
+  const status = delivery.attempts.at(-1)?.responseStatus ?? 0;
+  ensure(status >= 200 && status < 300, {
+    expected: "the service's signed APPROVED webhook to be acknowledged with 2xx",
+    actual: `HTTP ${status} ${delivery.attempts.at(-1)?.responseBody ?? ''}`,
+    spec: 'WIRE §4',
+  });
+  return order.id;
+}
+
+/**
+ * The provider approves `id` at the service, but the service's own APPROVED webhook is dropped, so
+ * a check can deliver that status itself (as a vector, pretty-printed, through a proxy) while the
+ * service and the webhooks still agree (certify never delivers a status the service does not have).
+ */
+export async function approveUnannounced(ctx: CheckContext, id: string): Promise<void> {
+  await ctx.sandbox.injectFault({ action: 'drop', times: 1, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+  try {
+    await ctx.sandbox.approve(id);
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
+}
+
+/** A fresh order approved by `approveUnannounced`: APPROVED at the service, PENDING at the market. */
+export async function approvedUnannounced(ctx: CheckContext): Promise<CreatedOrder> {
+  const order = await createOrder(ctx);
+  await approveUnannounced(ctx, order.id);
+  return order;
+}

@@ -1,0 +1,112 @@
+/**
+ * One call of a service operation, whoever authorises it: the request body encoded (and checked)
+ * with the route's codec, the URL built from the route table, the headers (idempotency key made
+ * header-safe), and the exchange retried by the policy when the operation is idempotent. What
+ * comes back is the route's response codec's output.
+ */
+import type { z } from 'zod';
+import { KitError } from '../errors.js';
+import { issuesOf } from '../models/wire.js';
+import { headerSafe } from './idempotency.js';
+import { isPrevalidated } from './prevalidated.js';
+import { type RetryPolicy, withRetries } from './retry.js';
+import {
+  buildServicePath,
+  IDEMPOTENCY_KEY_HEADER,
+  type RouteDefinition,
+  SERVICE_ROUTES,
+  type ServiceOperation,
+} from './routes.js';
+import { exchange } from './transport.js';
+import type { CallOptions } from './types.js';
+
+/** What a route's response codec decodes the envelope's `data` into. */
+export type ResponseOf<Op extends ServiceOperation> = z.output<
+  (typeof SERVICE_ROUTES)[Op]['response']['schema']
+>;
+
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** The request model, encoded with the route's codec. */
+  body?: unknown;
+  idempotencyKey?: string;
+  options?: CallOptions;
+}
+
+export interface SenderOptions {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  policy: RetryPolicy;
+}
+
+export type Send = <Op extends ServiceOperation>(
+  operation: Op,
+  input: CallInput,
+  authorization: Record<string, string>,
+) => Promise<ResponseOf<Op>>;
+
+const HEADER_VALUE = /^[\x21-\x7E]+$/;
+
+function encodeBody(operation: ServiceOperation, route: RouteDefinition, body: unknown): string | undefined {
+  if (!route.request) return undefined;
+  const wire = route.request.encode(body ?? {});
+  if (isPrevalidated(body)) return JSON.stringify(wire);
+  // Checked before sending: a bad request is our caller's 400, not the service's.
+  const checked = route.request.schema.safeParse(wire);
+  if (!checked.success) {
+    const errors = issuesOf(checked.error);
+    throw new KitError(
+      'validation_failed',
+      `Invalid ${operation} request: ${errors[0]?.path}: ${errors[0]?.message}`,
+      { errors },
+    );
+  }
+  return JSON.stringify(wire);
+}
+
+export function createSender(options: SenderOptions): Send {
+  const { baseUrl, policy, timeoutMs } = options;
+
+  function urlFor(route: RouteDefinition, input: CallInput): string {
+    const query = input.query ? `?${new URLSearchParams(input.query).toString()}` : '';
+    return `${baseUrl}${buildServicePath(route.path, input.params ?? {})}${query}`;
+  }
+
+  return function send<Op extends ServiceOperation>(
+    operation: Op,
+    input: CallInput,
+    authorization: Record<string, string>,
+  ): Promise<ResponseOf<Op>> {
+    const route: RouteDefinition = SERVICE_ROUTES[operation];
+    let body: string | undefined;
+    try {
+      body = encodeBody(operation, route, input.body);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const headers: Record<string, string> = { Accept: 'application/json', ...authorization };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const key = input.options?.idempotencyKey ?? input.idempotencyKey;
+    // A caller's own key with characters a header cannot carry would fail inside fetch (a
+    // misleading "service unreachable"); encode it the way the derived keys are.
+    if (!route.idempotent && key !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = HEADER_VALUE.test(key) ? key : headerSafe(key);
+    }
+    // `exchange` validated `data` with this route's response codec, so it is that codec's output.
+    return withRetries(policy, route.idempotent, input.options?.signal, () =>
+      exchange({
+        operation,
+        route,
+        url: urlFor(route, input),
+        headers,
+        body,
+        timeoutMs,
+        signal: input.options?.signal,
+        fetch: options.fetch,
+      }),
+    ) as Promise<ResponseOf<Op>>;
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The sandbox's one fetch handler: strips the mount prefix, hands the request to the console, the
+ * admin API (`/sandbox/...`), the hosted pages (`/pages/...`) or the service routes, and records
+ * every call but the console's in one place.
+ */
+
+// One meaning of `HandleOptions` everywhere: `basePath`, the mount prefix stripped before routing.
+import type { HandleOptions } from '@bnpl-kit/core';
+import type { ServiceOperation } from '@bnpl-kit/core/wire';
+import { handleAdminRoute } from './admin/handler.js';
+import type { Clock } from './clock.js';
+import { consoleResponse, isConsolePath } from './console/handler.js';
+import { type HostedPages, isPagePath } from './pages/index.js';
+import type { CallRecorder, RecordedCall } from './recorder.js';
+import type { Sandbox } from './sandbox.js';
+import { handleServiceRequest, type ServiceApiDeps } from './service-api.js';
+
+export interface DispatchDeps {
+  sandbox: Sandbox;
+  pages: HostedPages;
+  service: ServiceApiDeps;
+  calls: CallRecorder;
+  clock: Clock;
+  adminToken: string | undefined;
+}
+
+/** What one area answered, and how the call is recorded. */
+interface Answer {
+  response: Response;
+  kind: RecordedCall['kind'];
+  operation?: ServiceOperation;
+  fault?: string;
+}
+
+function routedPath(pathname: string, basePath: string | undefined): string {
+  const base = basePath?.replace(/\/+$/, '') ?? '';
+  return base && pathname.startsWith(base) ? pathname.slice(base.length) || '/' : pathname;
+}
+
+async function route(deps: DispatchDeps, request: Request, path: string): Promise<Answer> {
+  if (path === '/sandbox' || path.startsWith('/sandbox/')) {
+    const adminOptions = { adminToken: deps.adminToken };
+    return { kind: 'admin', response: await handleAdminRoute(deps.sandbox, adminOptions, request, path) };
+  }
+  if (isPagePath(path)) return { kind: 'page', response: await deps.pages.handle(request, path) };
+  return handleServiceRequest(deps.service, request, path);
+}
+
+/** The refusal's reason, so a certification report can show it next to the market's failure. */
+async function refusalBody(answer: Answer): Promise<{ responseBody?: string }> {
+  if (answer.kind !== 'service' || answer.response.status < 400) return {};
+  return { responseBody: (await answer.response.clone().text()).slice(0, 1000) };
+}
+
+export function createDispatcher(deps: DispatchDeps): Sandbox['handle'] {
+  return async (request: Request, options: HandleOptions = {}) => {
+    const url = new URL(request.url);
+    const path = routedPath(url.pathname, options.basePath);
+    // The console page is a shell without data: it is served before the admin token check.
+    if (isConsolePath(path)) return consoleResponse(request, { adminToken: deps.adminToken });
+    const body = request.body ? await request.clone().text() : undefined;
+    const at = deps.clock.now();
+    const answer = await route(deps, request, path);
+    deps.calls.record({
+      method: request.method,
+      path,
+      query: url.search,
+      body,
+      at,
+      hadApiKey: request.headers.has('x-api-key'),
+      hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
+      idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+      kind: answer.kind,
+      operation: answer.operation,
+      status: answer.response.status,
+      fault: answer.fault,
+      ...(await refusalBody(answer)),
+    });
+    return answer.response;
+  };
+}
