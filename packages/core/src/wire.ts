@@ -2,7 +2,7 @@
  * `@bnpl-kit/core/wire`: the protocol itself, for code that speaks it from the other side or checks
  * it (the sandbox service, the contract tests, the CLI): wire codecs, the service route table shared
  * by the client and the sandbox, the router, problem documents, claim tokens and signature parts.
- * A market integrator should not need anything here; test/exports.test.ts pins the list.
+ * A market integrator should not need anything here; tools/repo-checks pins the list.
  */
 
 // Claims and offer filtering (WIRE.md §7).
@@ -61,6 +61,7 @@ export {
   type ServiceOperation,
   successEnvelope,
 } from './service/routes.js';
+export type { SandboxRecord, SandboxRecordChange, SandboxRecordStore } from './service/sandbox-records.js';
 export type {
   AvailabilityInput,
   AvailabilityResult,

@@ -2,6 +2,8 @@
  * `@bnpl-kit/store`: Postgres persistence for the kit's store interfaces (PGlite when no
  * DATABASE_URL is given). Named exports only; tools/repo-checks pins the list.
  */
+
+export type { SandboxRecord, SandboxRecordChange } from '@bnpl-kit/core/wire';
 export { redactDatabaseUrl } from './executor/pg.js';
 export { DEFAULT_DATA_DIR, type OpenStoreOptions, openStore } from './open-store.js';
 export type {
@@ -18,11 +20,6 @@ export type {
 } from './records.js';
 export type { JobOps } from './repositories/jobs.js';
 export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
-export {
-  type SandboxRecord,
-  type SandboxRecordChange,
-  type SandboxRecordRepository,
-  sandboxRecords,
-} from './repositories/sandbox-records.js';
+export { type SandboxRecordRepository, sandboxRecords } from './repositories/sandbox-records.js';
 export type { UserOps } from './repositories/users.js';
 export type { Store, StoreOperations, StoreTransaction } from './store.js';

@@ -17,7 +17,11 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/express': ADAPTER_IMPORTS,
   '@bnpl-kit/koa': ADAPTER_IMPORTS,
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
-  '@bnpl-kit/store': ['@bnpl-kit/core'],
+  '@bnpl-kit/store': [
+    '@bnpl-kit/core',
+    // The sandbox's record contract (SandboxRecordStore), which the store implements.
+    '@bnpl-kit/core/wire',
+  ],
   '@bnpl-kit/sandbox': [
     '@bnpl-kit/core',
     '@bnpl-kit/core/node',

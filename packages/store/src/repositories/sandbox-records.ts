@@ -1,29 +1,16 @@
 /**
  * The embedded sandbox service's records (migration 0002), for `@bnpl-kit/sandbox`'s persistence:
  * load every record of one sandbox, and write a batch of changes in one transaction, so a request
- * that changed three records leaves either all three or none behind. Structurally the sandbox's
- * `SandboxRecordStore`, so neither package depends on the other.
+ * that changed three records leaves either all three or none behind. It is core's
+ * `SandboxRecordStore`, the contract the sandbox persists through, so neither package depends on
+ * the other.
  */
+import type { SandboxRecordStore } from '@bnpl-kit/core/wire';
 import type { Store } from '../store.js';
 
-/** One record as the sandbox serializes it; `body: null` in a change deletes it. */
-export interface SandboxRecord {
-  kind: string;
-  id: string;
-  body: unknown;
-}
-
-export interface SandboxRecordChange {
-  kind: string;
-  id: string;
-  body: unknown | null;
-}
-
-export interface SandboxRecordRepository {
+export interface SandboxRecordRepository extends SandboxRecordStore {
   /** Where the records live, safe to log. */
   readonly location: string;
-  load(): Promise<SandboxRecord[]>;
-  save(changes: readonly SandboxRecordChange[]): Promise<void>;
 }
 
 /** `namespace` keeps sandboxes that share one database apart (e.g. one per organisation). */
