@@ -9,10 +9,12 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', 'node'] } },
   test: {
     // Generous, not tight: many tests start real servers, databases and browsers, and the CI
-    // machine runs every package's suite at once on two shared cores. A timeout here only says
-    // "hung"; no test relies on it for timing.
-    testTimeout: 90_000,
-    hookTimeout: 90_000,
+    // machine runs every package's suite at once on two shared cores, where a test that takes 20 s
+    // alone took 80 s (a restart test with two PGlite starts) and five README commands took over
+    // 120 s. A timeout here only says "hung"; no test relies on it for timing, so no test sets a
+    // shorter one of its own.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
   },
 });

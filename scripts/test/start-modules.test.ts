@@ -109,7 +109,7 @@ describe('what `node scripts/start.mjs` loads', () => {
     expect(packages).not.toContain('msw');
     if (DATABASE_URL) expect(packages).not.toContain('@electric-sql/pglite');
     else expect(packages).toContain('@electric-sql/pglite');
-  }, 120_000);
+  });
 
   it('FRAMEWORK=express loads Express, not Koa or Hono', async () => {
     const { packages, chunks } = await loadedBy('express', { FRAMEWORK: 'express' });
@@ -118,5 +118,5 @@ describe('what `node scripts/start.mjs` loads', () => {
     expect(packages).not.toContain('koa');
     expect(chunks).not.toContain('koa');
     expect(chunks).not.toContain('hono');
-  }, 120_000);
+  });
 });

@@ -231,5 +231,5 @@ describe.each(postgres)('PostgreSQL connections terminated under load', (databas
     expect(local.rowCount).toBe(serviceOrders.length);
     expect(ackedEvents.length).toBeGreaterThan(0);
     expect(ackedOrders.length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

@@ -110,5 +110,5 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     second.process.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(second.logs.some((l) => l.msg === 'stopped')).toBe(true);
-  }, 120_000);
+  });
 });

@@ -33,6 +33,6 @@ describe('contract suite', () => {
         await server.close();
         await removeDir(server.dataDir);
       }
-    }, 120_000);
+    });
   }
 });

@@ -57,7 +57,7 @@ describe('runReferenceServer signals', () => {
         });
         expect(answered).toBe(false);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
   });
 });

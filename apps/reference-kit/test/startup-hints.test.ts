@@ -136,7 +136,7 @@ describe('the walkthrough', () => {
     });
     const helpers = script.slice(0, script.indexOf('\n# 1.'));
     const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', `${helpers}\nwebhooks ${orderId}`], {
-      timeout: 20_000,
+      timeout: 60_000,
     });
     expect(stdout).toBe('BNPL_ORDER_STATUS_UPDATED APPROVED -> 200 {"received":true}\n');
   });

@@ -11,7 +11,7 @@ function bnplKit(...args: string[]) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/bin.ts', ...args], {
     cwd: packageDir,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000, // "hung", not "slow": tsx starting under CI load takes seconds
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

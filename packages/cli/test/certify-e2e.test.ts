@@ -65,4 +65,4 @@ it('prints the configuration, waits for the market started with it, certifies it
   const xml = await readFile(report, 'utf8');
   expect(xml).toMatch(/<testsuites [^>]*failures="0"/);
   expect(xml).toContain('name="push-claims.scope-hash-matches-commitments: ');
-}, 90_000);
+});

@@ -36,7 +36,7 @@ const keysOf = (printed: string) => ({
 });
 
 // Creating the PGlite directory runs initdb in WebAssembly: seconds on a busy machine.
-describe('bnpl-kit sandbox --data-dir', { timeout: 60_000 }, () => {
+describe('bnpl-kit sandbox --data-dir', () => {
   it('keeps its keys and orders across a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bnpl-cli-sandbox-'));
     dirs.push(dir);

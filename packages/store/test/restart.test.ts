@@ -49,7 +49,7 @@ async function expectSample(store: Store, sample: Awaited<ReturnType<typeof writ
 }
 
 // Creating a PGlite data directory runs initdb in WebAssembly: seconds, more on a busy CI machine.
-describe('restart on a PGlite data directory', { timeout: 60_000 }, () => {
+describe('restart on a PGlite data directory', () => {
   it('keeps the data across close and reopen', async () => {
     const dataDir = await tempDataDir();
     const first = await openStore({ dataDir });
@@ -124,7 +124,7 @@ describe('restart on a PGlite data directory', { timeout: 60_000 }, () => {
       status: 'pending',
       attempts: 0,
     });
-  }, 90_000);
+  });
 });
 
 function waitForLine(child: ChildProcess, line: string): Promise<void> {
@@ -147,7 +147,7 @@ function waitForLine(child: ChildProcess, line: string): Promise<void> {
 // Only defined when a PostgreSQL is configured; the PGlite tests above always run.
 if (TEST_DATABASE_URL) {
   const databaseUrl = TEST_DATABASE_URL;
-  describe('restart on PostgreSQL', { timeout: 60_000 }, () => {
+  describe('restart on PostgreSQL', () => {
     it('keeps the data across close and reopen', async () => {
       const schema = randomSchemaName();
       cleanups.push(() => withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)));

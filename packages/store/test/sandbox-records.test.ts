@@ -3,7 +3,7 @@ import { sandboxRecords } from '../src/index.js';
 import { backends, type TestDatabase, unique } from './helpers/backends.js';
 
 // Each test opens a fresh PGlite (initdb in WebAssembly): seconds, many more on a loaded machine.
-describe.each(backends)('sandbox records on $name', { timeout: 60_000 }, (backend) => {
+describe.each(backends)('sandbox records on $name', (backend) => {
   const opened: TestDatabase[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((db) => db.close()));

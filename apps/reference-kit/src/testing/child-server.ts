@@ -76,8 +76,9 @@ export function runServerProcess(options: SpawnOptions): ServerProcess {
 
 export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
   const run = runServerProcess(options);
-  // Below vitest's 90 s test timeout, so a start that never comes fails here, with the output.
-  const deadline = Date.now() + (options.timeoutMs ?? 80_000);
+  // Below vitest's 240 s test timeout (vitest.shared.ts), so a start that never comes fails here,
+  // with the output, rather than as a bare test timeout.
+  const deadline = Date.now() + (options.timeoutMs ?? 200_000);
   let url: string | undefined;
   for (;;) {
     const listening = run.logs.find((l) => l.msg === 'listening');

@@ -1,6 +1,7 @@
 /**
  * `waitFor` for the reference servers' tests: core's `pollUntil`, where `null` and `false` also
- * mean "not yet" and the deadline defaults to 10 s. Never a fixed sleep.
+ * mean "not yet" and the deadline defaults to 30 s (a "hung" guard: CI runs every suite at once on
+ * two cores). Never a fixed sleep.
  */
 import { pollUntil } from '@bnpl-kit/core/testing';
 
@@ -13,6 +14,6 @@ export async function waitFor<T>(
       const value = await probe();
       return value === null || value === false ? undefined : value;
     },
-    { what: options.what, timeoutMs: options.timeoutMs ?? 10_000, intervalMs: options.intervalMs ?? 25 },
+    { what: options.what, timeoutMs: options.timeoutMs ?? 30_000, intervalMs: options.intervalMs ?? 25 },
   );
 }
