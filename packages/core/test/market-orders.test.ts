@@ -56,6 +56,40 @@ describe('POST /v1/orders', () => {
     expect((await response.json()).code).toBe('invalid_json');
   });
 
+  it('answers 400 invalid_json for a body that is not UTF-8, and stores nothing', async () => {
+    const { market, store, service } = await makeMarket();
+    const json = JSON.stringify(wireOrder({ reference_id: 'bad-@@-1' }));
+    const at = json.indexOf('@@');
+    const bytes = new TextEncoder().encode(json);
+    bytes.set([0xff, 0xfe], at); // '@@' is two ASCII bytes: same offsets in the encoding
+    const response = await call(market, '/v1/orders', {
+      method: 'POST',
+      token: API_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: bytes,
+    });
+    expect(response.status).toBe(400);
+    const problem = await response.json();
+    expect(problem.code).toBe('invalid_json');
+    expect(problem.detail).toMatch(/UTF-8/);
+    expect(store.orders()).toEqual([]);
+    expect(service.calls).toEqual([]);
+  });
+
+  it('accepts a UTF-8 body with non-ASCII text and a leading byte-order mark', async () => {
+    const { market, store } = await makeMarket();
+    const json = JSON.stringify(wireOrder({ reference_id: 'đơn-hàng-1' }));
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(json)]);
+    const response = await call(market, '/v1/orders', {
+      method: 'POST',
+      token: API_TOKEN,
+      headers: { 'content-type': 'application/json' },
+      body: bytes,
+    });
+    expect(response.status).toBe(201);
+    expect(store.orders()).toMatchObject([{ referenceId: 'đơn-hàng-1' }]);
+  });
+
   it('answers 413 for a body over the limit, by Content-Length or by counting', async () => {
     const { market } = await makeMarket({ limits: { maxBodyBytes: 1024 } });
     const big = JSON.stringify(wireOrder({ reference_id: 'x'.repeat(2000) }));

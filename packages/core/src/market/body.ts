@@ -105,12 +105,23 @@ export async function readJsonBody(
     throw new KitError('invalid_json', 'The request body is empty; a JSON object is expected');
   }
   if (!json) throw unsupportedMediaType();
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    text = strictUtf8.decode(bytes);
+  } catch {
+    // A lenient decoder would store U+FFFD in place of the client's bytes (a reference ID that no
+    // longer matches what the client sent); JSON is UTF-8 (RFC 8259 §8.1), so this is a bad body.
+    throw new KitError('invalid_json', 'The request body is not valid UTF-8; JSON must be sent as UTF-8');
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new KitError('invalid_json', 'The request body is not valid JSON');
   }
 }
+
+/** Throws on malformed UTF-8 instead of substituting U+FFFD; a leading BOM is still dropped. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function unsupportedMediaType(): KitError {
   return new KitError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
