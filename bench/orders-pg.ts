@@ -5,9 +5,9 @@
  * the same sandbox service, which runs in a process of its own; every request carries a new
  * `reference_id`, so no request takes a replay path. Interleaved rounds as in webhook-pg.
  *
- * Every measurement gets a fresh service too: the sandbox keeps every order in memory (and finds
- * one by reference ID by scanning them), so a service shared by all runs charges the later runs
- * for the earlier runs' orders and the ratio would depend on the order of the rounds.
+ * Every measurement gets a fresh service too: the sandbox keeps every order in memory, so a service
+ * shared by all runs would carry the earlier runs' orders into the later ones (when it still found
+ * an order by reference ID with a scan, that made the ratio depend on the order of the rounds).
  *
  * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono; a name
  * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
