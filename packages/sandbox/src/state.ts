@@ -87,24 +87,31 @@ export interface StoredAnswer {
 }
 
 /**
- * Orders by ID that also know each order by its organisation and `reference_id`: order creation
- * looks the reference up on every call, and a long-lived sandbox (the reference server's) holds
- * every order it was ever sent. Every writer (order creation, restoring saved records) goes
- * through `set`, so the index cannot drift; an order's organisation and reference never change.
+ * Records by ID that also know each record by its organisation and a second key the organisation
+ * chose (an order's `reference_id`, a user's `local_id`): order creation and availability look
+ * those up on every call, and a long-lived sandbox (the reference server's) holds every record it
+ * was ever sent. Every writer (the handlers, restoring saved records) goes through `set`, so the
+ * index cannot drift; neither key of a record ever changes.
  */
-class OrdersById extends Map<string, SandboxOrder> {
-  /** Organisation ID, then `reference_id`. */
-  readonly #byReference = new Map<string, Map<string, SandboxOrder>>();
+class IndexedByOrganization<T extends { organizationId: string }> extends Map<string, T> {
+  /** Organisation ID, then the second key. */
+  readonly #byKey = new Map<string, Map<string, T>>();
+  readonly #keyOf: (record: T) => string;
 
-  override set(id: string, order: SandboxOrder): this {
+  constructor(keyOf: (record: T) => string) {
+    super();
+    this.#keyOf = keyOf;
+  }
+
+  override set(id: string, record: T): this {
     this.#unindex(id);
-    let references = this.#byReference.get(order.organizationId);
-    if (!references) {
-      references = new Map();
-      this.#byReference.set(order.organizationId, references);
+    let keys = this.#byKey.get(record.organizationId);
+    if (!keys) {
+      keys = new Map();
+      this.#byKey.set(record.organizationId, keys);
     }
-    references.set(order.referenceId, order);
-    return super.set(id, order);
+    keys.set(this.#keyOf(record), record);
+    return super.set(id, record);
   }
 
   override delete(id: string): boolean {
@@ -113,24 +120,28 @@ class OrdersById extends Map<string, SandboxOrder> {
   }
 
   override clear(): void {
-    this.#byReference.clear();
+    this.#byKey.clear();
     super.clear();
   }
 
-  byReference(organizationId: string, referenceId: string): SandboxOrder | undefined {
-    return this.#byReference.get(organizationId)?.get(referenceId);
+  byKey(organizationId: string, key: string): T | undefined {
+    return this.#byKey.get(organizationId)?.get(key);
   }
 
   #unindex(id: string): void {
     const previous = this.get(id);
-    if (previous) this.#byReference.get(previous.organizationId)?.delete(previous.referenceId);
+    if (previous) this.#byKey.get(previous.organizationId)?.delete(this.#keyOf(previous));
   }
 }
 
 export class SandboxState {
   readonly organizations = new Map<string, Organization>();
-  readonly users = new Map<string, ServiceUser>();
-  readonly orders: Map<string, SandboxOrder> & Pick<OrdersById, 'byReference'> = new OrdersById();
+  /** By credify ID; also by organisation and `local_id`. */
+  readonly users: Map<string, ServiceUser> & Pick<IndexedByOrganization<ServiceUser>, 'byKey'> =
+    new IndexedByOrganization<ServiceUser>((user) => user.localId);
+  /** By order ID; also by organisation and `reference_id`. */
+  readonly orders: Map<string, SandboxOrder> & Pick<IndexedByOrganization<SandboxOrder>, 'byKey'> =
+    new IndexedByOrganization<SandboxOrder>((order) => order.referenceId);
   readonly tokens = new Map<string, AccessTokenRecord>();
   /** By credify ID, then scope name: the latest token pushed for each scope. */
   readonly claims = new Map<string, Map<string, ClaimTokenRecord>>();
@@ -147,14 +158,11 @@ export class SandboxState {
   readonly idempotency = new Map<string, StoredAnswer>();
 
   userByLocalId(organizationId: string, localId: string): ServiceUser | undefined {
-    for (const user of this.users.values()) {
-      if (user.organizationId === organizationId && user.localId === localId) return user;
-    }
-    return undefined;
+    return this.users.byKey(organizationId, localId);
   }
 
   orderByReference(organizationId: string, referenceId: string): SandboxOrder | undefined {
-    return this.orders.byReference(organizationId, referenceId);
+    return this.orders.byKey(organizationId, referenceId);
   }
 
   organizationByApiKey(key: string): { organization: Organization; permissions: string[] } | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SandboxOrder, SandboxState } from '../src/state.js';
+import { type SandboxOrder, SandboxState, type ServiceUser } from '../src/state.js';
 
 function order(id: string, organizationId: string, referenceId: string): SandboxOrder {
   return {
@@ -40,5 +40,33 @@ describe('SandboxState.orderByReference', () => {
     state.orders.clear();
     expect(state.orderByReference('org-1', 'ref-3')).toBeUndefined();
     expect(state.orders.size).toBe(0);
+  });
+});
+
+function user(credifyId: string, organizationId: string, localId: string): ServiceUser {
+  return { credifyId, organizationId, localId, phoneNumber: '0900000000', countryCode: '+84', createdAt: 0 };
+}
+
+describe('SandboxState.userByLocalId', () => {
+  it('finds a user by organisation and local ID, not another organisation’s', () => {
+    const state = new SandboxState();
+    state.users.set('cid-a', user('cid-a', 'org-1', 'local-1'));
+    state.users.set('cid-b', user('cid-b', 'org-2', 'local-1'));
+    expect(state.userByLocalId('org-1', 'local-1')?.credifyId).toBe('cid-a');
+    expect(state.userByLocalId('org-2', 'local-1')?.credifyId).toBe('cid-b');
+    expect(state.userByLocalId('org-1', 'local-2')).toBeUndefined();
+  });
+
+  it('follows replace, delete and clear', () => {
+    const state = new SandboxState();
+    state.users.set('cid-a', user('cid-a', 'org-1', 'local-1'));
+    state.users.set('cid-a', user('cid-a', 'org-1', 'local-2'));
+    expect(state.userByLocalId('org-1', 'local-1')).toBeUndefined();
+    expect(state.userByLocalId('org-1', 'local-2')?.credifyId).toBe('cid-a');
+    state.users.delete('cid-a');
+    expect(state.userByLocalId('org-1', 'local-2')).toBeUndefined();
+    state.users.set('cid-c', user('cid-c', 'org-1', 'local-3'));
+    state.users.clear();
+    expect(state.userByLocalId('org-1', 'local-3')).toBeUndefined();
   });
 });
