@@ -8,6 +8,7 @@
  * sandbox decodes requests and encodes responses.
  */
 import { z } from 'zod';
+import type { Method } from '../market/router.js';
 import { amountCodec } from '../models/money.js';
 import { disburseRequestCodec, newOrderLinesField, sumSubtotals } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
@@ -110,7 +111,8 @@ const availabilityResponseCodec = wireObject({
   credifyId: field('credify_id', z.string().min(1).optional()),
 });
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+/** The methods the service API uses: a subset of the router's, so its routes mount as they are. */
+export type HttpMethod = Extract<Method, 'GET' | 'POST' | 'PUT'>;
 
 export interface RouteDefinition<
   Request extends WireCodec<z.ZodType> = WireCodec<z.ZodType>,
