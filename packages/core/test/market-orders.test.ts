@@ -7,6 +7,13 @@ const post = (body: unknown, token = API_TOKEN) => ({
   token,
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
+/** A JSON request whose bytes the test controls (for bodies no JS string can carry). */
+const postBytes = (body: Uint8Array) => ({
+  method: 'POST',
+  token: API_TOKEN,
+  headers: { 'content-type': 'application/json' },
+  body,
+});
 
 describe('POST /v1/orders', () => {
   it('creates the order at the service, stores it and answers 201 with the order record', async () => {
@@ -62,12 +69,7 @@ describe('POST /v1/orders', () => {
     const at = json.indexOf('@@');
     const bytes = new TextEncoder().encode(json);
     bytes.set([0xff, 0xfe], at); // '@@' is two ASCII bytes: same offsets in the encoding
-    const response = await call(market, '/v1/orders', {
-      method: 'POST',
-      token: API_TOKEN,
-      headers: { 'content-type': 'application/json' },
-      body: bytes,
-    });
+    const response = await call(market, '/v1/orders', postBytes(bytes));
     expect(response.status).toBe(400);
     const problem = await response.json();
     expect(problem.code).toBe('invalid_json');
@@ -80,12 +82,7 @@ describe('POST /v1/orders', () => {
     const { market, store } = await makeMarket();
     const json = JSON.stringify(wireOrder({ reference_id: 'đơn-hàng-1' }));
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(json)]);
-    const response = await call(market, '/v1/orders', {
-      method: 'POST',
-      token: API_TOKEN,
-      headers: { 'content-type': 'application/json' },
-      body: bytes,
-    });
+    const response = await call(market, '/v1/orders', postBytes(bytes));
     expect(response.status).toBe(201);
     expect(store.orders()).toMatchObject([{ referenceId: 'đơn-hàng-1' }]);
   });
