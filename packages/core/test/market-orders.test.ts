@@ -8,7 +8,7 @@ const post = (body: unknown, token = API_TOKEN) => ({
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 /** A JSON request whose bytes the test controls (for bodies no JS string can carry). */
-const postBytes = (body: Uint8Array) => ({
+const postBytes = (body: Uint8Array<ArrayBuffer>) => ({
   method: 'POST',
   token: API_TOKEN,
   headers: { 'content-type': 'application/json' },
