@@ -94,7 +94,6 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     const second = await start();
     await waitFor(async () => (await storedStatus(second, orderId)) === 'PAID', {
       what: 'the restarted worker to finish the disbursement',
-      timeoutMs: 30_000,
     });
     expect(sandbox.disbursements().filter((d) => d.orderId === orderId)).toHaveLength(1);
     const calls = sandbox.calls.list({ operation: 'disburseOrder' });

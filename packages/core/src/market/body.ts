@@ -85,6 +85,9 @@ function isJsonContentType(value: string | null): boolean {
   return type === 'application/json';
 }
 
+/** Throws on malformed UTF-8 instead of substituting U+FFFD; a leading BOM is still dropped. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Parses a JSON body: 415 unless `Content-Type: application/json`, 413 over the cap, 400 when it is
  * not JSON. With `optional`, a request without a body (or with an empty one) yields `undefined`.
@@ -119,9 +122,6 @@ export async function readJsonBody(
     throw new KitError('invalid_json', 'The request body is not valid JSON');
   }
 }
-
-/** Throws on malformed UTF-8 instead of substituting U+FFFD; a leading BOM is still dropped. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function unsupportedMediaType(): KitError {
   return new KitError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
