@@ -4,6 +4,7 @@ import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
 import { isUnavailable, translateFault } from './pg-faults.js';
 import { preparedName } from './prepared.js';
+import { type ScopedTransactionClient, scopedTransactionClient } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -96,15 +97,8 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     }
   }
 
-  /**
-   * The `TransactionClient` of a pooled connection, made once per connection rather than once per
-   * transaction: the store builds its `tx` operations on it (and caches them by it), so a webhook
-   * with a hook does not allocate the whole repository surface again on every delivery.
-   */
-  const transactionClients = new WeakMap<pg.PoolClient, TransactionClient>();
-  function transactionClient(client: pg.PoolClient): TransactionClient {
-    let tx = transactionClients.get(client);
-    if (tx !== undefined) return tx;
+  /** A transaction's client, usable until its work settles (see `transaction-scope.ts`). */
+  function transactionClient(client: pg.PoolClient): ScopedTransactionClient {
     const run = async (sql: string, params?: readonly unknown[]) => {
       try {
         return await client.query(statement(sql, params));
@@ -112,14 +106,12 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
         throw fault(err);
       }
     };
-    tx = {
+    return scopedTransactionClient({
       query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
       exec: async (sql: string) => {
         await run(sql);
       },
-    };
-    transactionClients.set(client, tx);
-    return tx;
+    });
   }
 
   let closed = false;
@@ -140,8 +132,17 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       let broken = false;
       const tx = transactionClient(client);
       try {
-        const result = await work(tx);
-        await tx.exec('COMMIT');
+        let result: T;
+        try {
+          result = await work(tx);
+        } finally {
+          tx.end();
+        }
+        try {
+          await client.query('COMMIT');
+        } catch (err) {
+          throw fault(err);
+        }
         return result;
       } catch (err) {
         try {
