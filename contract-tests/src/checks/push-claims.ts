@@ -49,6 +49,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Push-claims without a session, or with an unknown one, is a 401 problem',
     modes: DATA_SHARING_ONLY,
     spec: 'spec: Authentication',
+    rules: ['R-ERR-05'],
     async run(ctx) {
       const body = { id: 'someone', credify_id: 'crf_someone' };
       expectProblem(await pushClaims(ctx, {}, body), 401, {
@@ -67,6 +68,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'A signed-in user cannot push claims for another user ID (403), and nothing is pushed',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-13', 'R-ERR-06'],
     async run(ctx) {
       const users = await signedIn(ctx);
       const me = users[0]!;
@@ -91,6 +93,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Pushed claim tokens are EdDSA JWTs signed with the organisation key, one per scope',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-05', 'R-CLAIM-06', 'R-EP-12'],
     async run(ctx) {
       const { credifyId, tokens } = await pushAsSignedInUser(ctx);
       const publicKey = await ctx.sandbox.claimPublicKey();
@@ -122,6 +125,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: "Each scope hash is SHA-256 of that scope's claims with the commitment the market stored",
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-01', 'R-CLAIM-04', 'R-CLAIM-07'],
     async run(ctx) {
       const { user, tokens } = await pushAsSignedInUser(ctx);
       const stored = await ctx.storedClaims(user);
@@ -150,6 +154,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Every push uses a fresh commitment per scope (scope hashes change)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-03'],
     async run(ctx) {
       const { user, credifyId, tokens: first } = await pushAsSignedInUser(ctx);
       const second = await push(ctx, user, credifyId);

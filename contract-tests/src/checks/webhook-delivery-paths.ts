@@ -20,6 +20,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       "A delivery whose Host header is not PUBLIC_BASE_URL's (a reverse proxy) is verified for the registered URL",
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-02'],
     async run(ctx) {
       const order = await approvedUnannounced(ctx);
       const body = statusEvent(order.id, 'APPROVED');
@@ -38,6 +39,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       'A readiness delivery whose disbursement fails at the service is not recorded as processed: a redelivery pays the order (observable for markets that disburse on readiness)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §4',
+    rules: ['R-WH-19', 'R-WH-18'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
