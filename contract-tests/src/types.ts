@@ -79,7 +79,6 @@ export const MARKET_CAPABILITIES = {
   restart: 'certify can restart the market (--restart-command), to see what survives a restart',
   'stored-commitments':
     'the market exposes the claims it stored with their commitments (demo-user "claims", or the storedClaims option)',
-  'auto-disbursement': 'the market disburses by itself when the provider confirms readiness',
 } as const;
 export type MarketCapability = keyof typeof MARKET_CAPABILITIES;
 

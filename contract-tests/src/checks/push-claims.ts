@@ -130,8 +130,18 @@ export const pushClaimsChecks: ContractCheck[] = [
       const { user, tokens } = await pushAsSignedInUser(ctx);
       const stored = await ctx.storedClaims(user);
       if (stored === undefined) {
-        return ctx.skip(
-          'the market does not expose the stored claims with commitments (demo-user "claims", or the storedClaims option)',
+        const shown = (await ctx.users()).find((u) => u.id === user.id)?.claims;
+        // Claims shown without commitments after a successful push: not stored (or not shown).
+        if (shown !== undefined)
+          fail({
+            expected: `GET /demo-user to show ${user.id}'s claims with the commitments of the push that just succeeded (WIRE §5: "claims are the stored claims with the last push's commitments")`,
+            actual:
+              'commitments-not-stored: the claims carry no commitment entries, so the market did not store them (upsertCommitments after the push) or leaves them out of demo-user',
+            spec: 'WIRE §5, §7',
+          });
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no stored claims (no "claims" in GET /demo-user, no storedClaims option), so the scope hashes could not be compared with what it stored',
         );
       }
       for (const t of tokens) {

@@ -111,7 +111,9 @@ export const requestLimitChecks: ContractCheck[] = [
           body,
           headers: { ...bearer(user.sessionToken), 'content-type': 'application/json' },
         });
-        expectProblem(exchange, 400, { what: `for push-claims with ${what}`, code: 'validation_failed' });
+        // WIRE §2: a body that is not JSON is `invalid_json`; a JSON body that breaks a rule, `validation_failed`.
+        const code = what === 'a body that is not JSON' ? 'invalid_json' : 'validation_failed';
+        expectProblem(exchange, 400, { what: `for push-claims with ${what}`, code });
       }
     },
   },

@@ -56,6 +56,8 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       );
       // A market that does not call the service while processing a webhook has no effect that can
       // fail over HTTP; its event ID and status change are one local write, which certify cannot break.
+      // A market that enqueues the disbursement (one local write with the event ID) has no effect
+      // that can fail over HTTP while the webhook is processed: advice, not a verdict.
       if (!tried) {
         ctx.advise(
           'webhook.effect-before-record: not observable here (the market made no service call while processing the readiness webhook); record each event ID in the same transaction as its effect (WIRE §4)',
