@@ -10,6 +10,13 @@ import { generated } from '../support/generated.js';
 import { postOrder, sampleOrder } from '../support/orders.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
 
+/** Every wrong JSON type of a field, sent each time (not sampled): `quantity: true` is the classic. */
+const WRONG_TYPES: Record<'string' | 'number' | 'object', unknown[]> = {
+  string: [true, 42, null, { value: 'x' }],
+  number: [true, '7', null, [2]],
+  object: [true, 'x', null, []],
+};
+
 /** Wrong JSON types for any field. */
 const wrongType = (keep: 'string' | 'number' | 'object') =>
   fc
@@ -51,25 +58,25 @@ const badUrl = fc.oneof(
   ),
 );
 
-/** Field (wire path) → generator of values that break its rule. */
-const FIELDS: [path: string, wrong: fc.Arbitrary<unknown>][] = [
-  ['reference_id', badText],
-  ['total_amount', wrongType('object')],
-  ['total_amount.currency', otherCurrency],
-  ['total_amount.value', badAmountValue],
-  ['order_lines', fc.constantFrom<unknown>(null, {}, 'lines', 3)],
-  ['order_lines[0]', wrongType('object')],
-  ['order_lines[0].name', badText],
-  ['order_lines[0].reference_id', badText],
-  ['order_lines[0].image_url', badUrl],
-  ['order_lines[0].product_url', badUrl],
-  ['order_lines[0].quantity', fc.oneof(wrongType('number'), fc.constantFrom(0, -1, 10_001, 1.5, 1e21))],
-  ['order_lines[0].measment_unit', fc.oneof(wrongType('string'), fc.constantFrom('each', 'KG', 'PCS', ''))],
-  ['order_lines[0].unit_price', wrongType('object')],
-  ['order_lines[0].unit_price.currency', otherCurrency],
-  ['order_lines[0].unit_price.value', badAmountValue],
-  ['order_lines[0].subtotal.currency', otherCurrency],
-  ['order_lines[0].subtotal.value', badAmountValue],
+/** Field (wire path), its JSON type, and a generator of values of that type that break its rule. */
+const FIELDS: [path: string, type: keyof typeof WRONG_TYPES, wrong: fc.Arbitrary<unknown>][] = [
+  ['reference_id', 'string', badText],
+  ['total_amount', 'object', wrongType('object')],
+  ['total_amount.currency', 'string', otherCurrency],
+  ['total_amount.value', 'string', badAmountValue],
+  ['order_lines', 'object', fc.constantFrom<unknown>(null, {}, 'lines', 3)],
+  ['order_lines[0]', 'object', wrongType('object')],
+  ['order_lines[0].name', 'string', badText],
+  ['order_lines[0].reference_id', 'string', badText],
+  ['order_lines[0].image_url', 'string', badUrl],
+  ['order_lines[0].product_url', 'string', badUrl],
+  ['order_lines[0].quantity', 'number', fc.constantFrom(0, -1, 10_001, 1.5, 1e21, 2 ** 53)],
+  ['order_lines[0].measment_unit', 'string', fc.constantFrom('each', 'KG', 'PCS', '')],
+  ['order_lines[0].unit_price', 'object', wrongType('object')],
+  ['order_lines[0].unit_price.currency', 'string', otherCurrency],
+  ['order_lines[0].unit_price.value', 'string', badAmountValue],
+  ['order_lines[0].subtotal.currency', 'string', otherCurrency],
+  ['order_lines[0].subtotal.value', 'string', badAmountValue],
 ];
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -98,8 +105,8 @@ export const orderFieldChecks: ContractCheck[] = [
       'R-ERR-04',
     ],
     async run(ctx) {
-      for (const [index, [path, wrong]] of FIELDS.entries()) {
-        for (const value of generated(ctx, wrong, 2, index)) {
+      for (const [index, [path, type, wrong]] of FIELDS.entries()) {
+        for (const value of [...WRONG_TYPES[type], ...generated(ctx, wrong, 2, index)]) {
           const order = sampleOrder(ctx.unique('ref'));
           setAt(order, path, value);
           const exchange = await postOrder(ctx, order);

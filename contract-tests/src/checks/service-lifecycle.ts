@@ -31,6 +31,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
     rules: ['R-STATE-06', 'R-STATE-07'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
       if (ctx.mode === 'basic') {
         // No disbursement in basic mode: the requirement event alone must leave the order APPROVED.
         const { exchange } = await sendWebhook(ctx, requirementEvent(id, true));
@@ -50,10 +51,16 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       }
       if (ctx.mode === 'data-sharing') {
         const count = await ctx.sandbox.disbursements(id);
-        ensure(count <= 1, {
-          expected: `order ${id} disbursed at most once after readiness came five times by two paths`,
-          actual: `${count} disbursements at the service`,
-          spec: 'WIRE §3',
+        // A service that does not dedupe by state would pay once per distinct Idempotency-Key.
+        const keys = new Set(
+          (await callsOf(ctx, since, 'disburseOrder'))
+            .filter((c) => c.path.includes(encodeURIComponent(id)))
+            .map((c) => c.idempotencyKey ?? '(none)'),
+        );
+        ensure(count <= 1 && keys.size <= 1, {
+          expected: `order ${id} disbursed at most once after readiness came five times by two paths (one disbursement, one Idempotency-Key)`,
+          actual: `${count} disbursements at the service, disburse calls under ${keys.size} distinct Idempotency-Keys`,
+          spec: 'WIRE §3, §6',
         });
       }
     },
