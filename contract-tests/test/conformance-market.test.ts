@@ -1,6 +1,6 @@
 /**
  * Certify against a market the kit did not write (fixtures/conformance-market: node:http and
- * node:crypto only, built from the specification and WIRE.md): it passes in both modes, with the
+ * node:crypto only, built from the specification and docs/protocol.md): it passes in both modes, with the
  * kit's problem vocabulary and with its own, strictly (nothing skipped); each variant with one
  * deliberate defect fails on the check that names that defect.
  */

@@ -1,6 +1,7 @@
 /**
  * `@bnpl-kit/hono`: mounts the market handler on Hono by handing `c.req.raw` to core unchanged
- * (ARCHITECTURE habit 3); Hono already speaks Request/Response, so there is nothing to translate.
+ * (adapters only translate, docs/architecture.md); Hono already speaks Request/Response, so there
+ * is nothing to translate.
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
@@ -25,7 +26,7 @@ export const RAW_BODY_HELP =
 /** Where `app.route()` mounted us, without a trailing slash. */
 function mountedAt(c: Context): string {
   // What `basePath` returns unless the mount path has parameters (`/:tenant`), which only it
-  // resolves; it also caches per request in a WeakMap, which costs more than this whole lookup.
+  // resolves; `basePath` is the slower of the two (bench/profile-adapters.ts).
   const registered = baseRoutePath(c);
   return (/[:*]/.test(registered) ? basePath(c) : registered).replace(/\/+$/, '');
 }

@@ -1,7 +1,7 @@
 /**
  * The fast raw-body path on Node. `@hono/node-server` hands the handler a lazy Request whose body,
- * once asked for, is a full undici Request over a web stream with its own AbortSignal (≈150 µs
- * per webhook). It also passes the Node request as `c.env.incoming`; when nothing has read from it
+ * once asked for, is a full undici Request over a web stream with its own AbortSignal (what that
+ * costs: docs/capacity.md). It also passes the Node request as `c.env.incoming`; when nothing has read from it
  * yet, the kit reads the bytes and headers straight from there through core's `READ_BODY` /
  * `READ_HEADER` hooks. Duck-typed on purpose: this module must load on every Hono runtime.
  */

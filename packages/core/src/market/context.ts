@@ -44,10 +44,8 @@ export type RouteHandler = (ctx: RouteContext<MarketTransaction>) => Promise<Mar
 
 /**
  * The `HookContext` of one request. A class on purpose, not an object literal with a `signal`
- * getter: V8 tracks object literals by allocation site and decided to pretenure that one
- * (`--trace-pretenuring-statistics`), so each request's context was born in old space and kept the
- * young request graph it points to alive through scavenges. Under load that promoted about 1 KB
- * per request and made every scavenge four times longer (see bench/profile-adapters.ts).
+ * getter: V8 may pretenure an object literal by its allocation site, and a long-lived context would
+ * keep each request's young objects alive (measured in docs/capacity.md, "Allocation on the hot path").
  */
 export class RequestHookContext implements HookContext {
   /** Made on first use of `signal` or on a timeout: most requests need neither. */
