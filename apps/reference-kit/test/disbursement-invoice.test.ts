@@ -5,8 +5,9 @@
 import { createMemoryStore, type Invoice, type ServiceClient } from '@bnpl-kit/core';
 import type { ServiceOrder } from '@bnpl-kit/core/wire';
 import type { Job } from '@bnpl-kit/store';
+import { type DisbursePayload, runDisbursement } from '@bnpl-kit/store/worker';
 import { describe, expect, it } from 'vitest';
-import { type DisbursePayload, referenceInvoice, runDisbursement } from '../src/index.js';
+import { referenceInvoice } from '../src/index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
