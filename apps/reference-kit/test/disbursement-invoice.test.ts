@@ -6,8 +6,9 @@ import type { Invoice, ServiceClient } from '@bnpl-kit/core';
 import { createMemoryStore } from '@bnpl-kit/core/testing';
 import type { ServiceOrder } from '@bnpl-kit/core/wire';
 import type { Job } from '@bnpl-kit/store';
+import { type DisbursePayload, runDisbursement } from '@bnpl-kit/store/worker';
 import { describe, expect, it } from 'vitest';
-import { type DisbursePayload, referenceInvoice, runDisbursement } from '../src/index.js';
+import { referenceInvoice } from '../src/index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -80,3 +80,5 @@ export {
 } from './signature/errors.js';
 export { createKeyring, Keyring, type KeyringOptions } from './signature/keyring.js';
 export { type VerifiedWebhook, type VerifyWebhookOptions, verifyWebhook } from './signature/verify.js';
+// The one backoff policy (service retries and the store's job retries).
+export { type BackoffPolicy, backoffCeilingMs, backoffDelayMs } from './util/backoff.js';

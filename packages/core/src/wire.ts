@@ -25,6 +25,8 @@ export type { ClaimValue, ScopeClaims } from './claims/types.js';
 export { PROBLEM_CONTENT_TYPE, type ProblemDocument, problemResponse } from './errors.js';
 // A JSON request body under a byte cap (415 / 413 / 400 problems), as the market endpoints read it.
 export { readJsonBody } from './market/body.js';
+// The one rule that moves a stored order to the service's status (jobs, reconciliation).
+export { type FollowedServiceStatus, followServiceStatus } from './market/follow-service.js';
 // The router the market endpoints and the sandbox's routes are served by.
 export { type Method, type Route, type RouteMatch, Router } from './market/router.js';
 // Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.
