@@ -12,10 +12,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Market } from '@bnpl-kit/core';
 import * as expressAdapter from '@bnpl-kit/express';
+import * as fastifyAdapter from '@bnpl-kit/fastify';
 import * as honoAdapter from '@bnpl-kit/hono';
 import * as koaAdapter from '@bnpl-kit/koa';
 import { serve } from '@hono/node-server';
 import express from 'express';
+import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
@@ -44,6 +46,12 @@ export interface StartedServer {
 export interface AdapterEntry {
   name: string;
   frameworkName: string;
+  /**
+   * The kit reads its requests' bytes before any parser of the app can (Fastify's encapsulated
+   * content-type parser, Nest's early mount, Next's route handlers): a global parser that keeps no
+   * raw copy cannot break its webhooks.
+   */
+  rawWhateverTheParser?: boolean;
   start(market: Market, options?: StartOptions): Promise<StartedServer>;
 }
 
@@ -130,8 +138,36 @@ async function startHono(market: Market, options: StartOptions = {}): Promise<St
   return listen(server, mountPath);
 }
 
+async function startFastify(market: Market, options: StartOptions = {}): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  const app = Fastify();
+  if (options.globalJsonParser === 'keeps-raw') {
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      Object.assign(request, { rawBody: body });
+      try {
+        done(null, JSON.parse(body.toString()));
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+  }
+  // 'discards-raw' and 'none' are both Fastify's default JSON parser, which keeps no raw copy.
+  app.get('/health', async () => 'ok');
+  app.register(fastifyAdapter.bnpl, { market, prefix: mountPath });
+  app.get(`${mountPath}/own`, async () => 'own');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return listen(app.server, mountPath);
+}
+
 export const adapters: readonly AdapterEntry[] = [
   { name: 'express', frameworkName: expressAdapter.frameworkName, start: startExpress },
   { name: 'koa', frameworkName: koaAdapter.frameworkName, start: startKoa },
   { name: 'hono', frameworkName: honoAdapter.frameworkName, start: startHono },
+  {
+    name: 'fastify',
+    frameworkName: fastifyAdapter.frameworkName,
+    start: startFastify,
+    rawWhateverTheParser: true,
+  },
 ];

@@ -17,6 +17,7 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/express': ADAPTER_IMPORTS,
   '@bnpl-kit/koa': ADAPTER_IMPORTS,
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
+  '@bnpl-kit/fastify': ADAPTER_IMPORTS,
   '@bnpl-kit/store': [
     '@bnpl-kit/core',
     // The sandbox's record contract (SandboxRecordStore), which the store implements.
@@ -39,6 +40,7 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
     '@bnpl-kit/sandbox',
     // src/adapters.ts, used by the suite's own tests only (no entry exports it).
     '@bnpl-kit/express',
+    '@bnpl-kit/fastify',
     '@bnpl-kit/hono',
     '@bnpl-kit/koa',
   ],
@@ -53,7 +55,7 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   ],
 };
 
-const ADAPTERS = new Set(['@bnpl-kit/express', '@bnpl-kit/koa', '@bnpl-kit/hono']);
+const ADAPTERS = new Set(['@bnpl-kit/express', '@bnpl-kit/koa', '@bnpl-kit/hono', '@bnpl-kit/fastify']);
 const packages = workspacePackages();
 const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
 
