@@ -15,7 +15,11 @@ import * as expressAdapter from '@bnpl-kit/express';
 import * as fastifyAdapter from '@bnpl-kit/fastify';
 import * as honoAdapter from '@bnpl-kit/hono';
 import * as koaAdapter from '@bnpl-kit/koa';
+import * as nestAdapter from '@bnpl-kit/nestjs';
 import { serve } from '@hono/node-server';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
@@ -44,8 +48,10 @@ export interface StartedServer {
 }
 
 export interface AdapterEntry {
+  /** `frameworkName`, or `<frameworkName>-<platform>` for a framework that runs on several. */
   name: string;
   frameworkName: string;
+  platform?: string;
   /**
    * The kit reads its requests' bytes before any parser of the app can (Fastify's encapsulated
    * content-type parser, Nest's early mount, Next's route handlers): a global parser that keeps no
@@ -160,6 +166,39 @@ async function startFastify(market: Market, options: StartOptions = {}): Promise
   return listen(app.server, mountPath);
 }
 
+/**
+ * A Nest app on either platform, `BnplModule` imported in its root module. Its own routes go on
+ * the platform's instance (a controller needs decorators, which this package does not compile).
+ */
+async function startNest(
+  platform: 'express' | 'fastify',
+  market: Market,
+  options: StartOptions = {},
+): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  const parser = options.globalJsonParser ?? 'none';
+  const root = {
+    module: class AppModule {},
+    imports: [nestAdapter.BnplModule.forRoot({ market, path: mountPath || '/' })],
+  };
+  const app = await NestFactory.create(
+    root,
+    platform === 'express' ? new ExpressAdapter() : new FastifyAdapter(),
+    {
+      // Nest's own JSON parser: 'keeps-raw' is its rawBody option, 'discards-raw' its default.
+      bodyParser: parser !== 'none',
+      rawBody: parser === 'keeps-raw',
+      logger: false,
+    },
+  );
+  const http = app.getHttpAdapter();
+  http.get('/health', (_req: unknown, res: unknown) => http.reply(res, 'ok', 200));
+  http.get(`${mountPath}/own`, (_req: unknown, res: unknown) => http.reply(res, 'own', 200));
+  await app.listen(0, '127.0.0.1');
+  const started = await listen(app.getHttpServer() as Server, mountPath);
+  return { ...started, close: () => app.close() };
+}
+
 export const adapters: readonly AdapterEntry[] = [
   { name: 'express', frameworkName: expressAdapter.frameworkName, start: startExpress },
   { name: 'koa', frameworkName: koaAdapter.frameworkName, start: startKoa },
@@ -170,4 +209,11 @@ export const adapters: readonly AdapterEntry[] = [
     start: startFastify,
     rawWhateverTheParser: true,
   },
+  ...(['express', 'fastify'] as const).map((platform) => ({
+    name: `nestjs-${platform}`,
+    frameworkName: nestAdapter.frameworkName,
+    platform,
+    start: (market: Market, options?: StartOptions) => startNest(platform, market, options),
+    rawWhateverTheParser: true,
+  })),
 ];

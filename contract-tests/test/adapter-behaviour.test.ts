@@ -205,7 +205,9 @@ describe.each(adapters)('$name adapter', (adapter) => {
   });
 
   it(`reports its framework name (${adapter.frameworkName})`, () => {
-    expect(adapter.frameworkName).toBe(adapter.name);
+    expect(adapter.name).toBe(
+      adapter.platform ? `${adapter.frameworkName}-${adapter.platform}` : adapter.frameworkName,
+    );
   });
 
   describe('mounting and routing', () => {

@@ -27,6 +27,7 @@ const SHARED = ['RAW_BODY_HELP', 'bnplErrorHandler', 'createBnplRouter', 'framew
  */
 const IDIOMATIC_EXTRAS: Record<string, readonly string[]> = {
   '@bnpl-kit/fastify': ['BnplPluginOptions', 'bnpl'],
+  '@bnpl-kit/nestjs': ['BNPL_MARKET', 'BnplModule', 'BnplModuleAsyncOptions', 'BnplModuleOptions'],
 };
 
 describe('adapter surface', () => {
@@ -36,6 +37,7 @@ describe('adapter surface', () => {
       '@bnpl-kit/fastify',
       '@bnpl-kit/hono',
       '@bnpl-kit/koa',
+      '@bnpl-kit/nestjs',
     ]);
   });
 

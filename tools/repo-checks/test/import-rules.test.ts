@@ -18,6 +18,7 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/koa': ADAPTER_IMPORTS,
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
   '@bnpl-kit/fastify': ADAPTER_IMPORTS,
+  '@bnpl-kit/nestjs': ADAPTER_IMPORTS,
   '@bnpl-kit/store': [
     '@bnpl-kit/core',
     // The sandbox's record contract (SandboxRecordStore), which the store implements.
@@ -43,6 +44,7 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
     '@bnpl-kit/fastify',
     '@bnpl-kit/hono',
     '@bnpl-kit/koa',
+    '@bnpl-kit/nestjs',
   ],
   '@bnpl-kit/cli': [
     '@bnpl-kit/core',
@@ -55,7 +57,13 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   ],
 };
 
-const ADAPTERS = new Set(['@bnpl-kit/express', '@bnpl-kit/koa', '@bnpl-kit/hono', '@bnpl-kit/fastify']);
+const ADAPTERS = new Set([
+  '@bnpl-kit/express',
+  '@bnpl-kit/koa',
+  '@bnpl-kit/hono',
+  '@bnpl-kit/fastify',
+  '@bnpl-kit/nestjs',
+]);
 const packages = workspacePackages();
 const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
 
