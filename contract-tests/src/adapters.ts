@@ -7,9 +7,12 @@
  * Every app serves `GET /health` → `ok` at the root and `GET <mount>/own` → `own` after the router,
  * to prove the router lets the app's own routes through.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { Market } from '@bnpl-kit/core';
 import * as expressAdapter from '@bnpl-kit/express';
 import * as fastifyAdapter from '@bnpl-kit/fastify';
@@ -26,6 +29,7 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import mount from 'koa-mount';
+import next from 'next';
 
 /**
  * A body parser mounted globally before the router: `keeps-raw` keeps the raw bytes where the
@@ -199,6 +203,35 @@ async function startNest(
   return { ...started, close: () => app.close() };
 }
 
+const NEXT_APP = fileURLToPath(new URL('../../apps/nextjs-example', import.meta.url));
+/** The market each in-process Next server answers with (apps/nextjs-example/lib/market.ts). */
+const nextMarket = new AsyncLocalStorage<Market>();
+let nextHandler: Promise<ReturnType<ReturnType<typeof next>['getRequestHandler']>> | undefined;
+
+/**
+ * The example app as `next build` left it, served by Next's programmatic production server in
+ * this process (so the suite's market is the one answering). Its route file sits at /bnpl; a root
+ * mount is mapped onto it.
+ */
+async function startNext(market: Market, options: StartOptions = {}): Promise<StartedServer> {
+  const mountPath = options.mountPath ?? '/bnpl';
+  if (mountPath !== '' && mountPath !== '/bnpl')
+    throw new Error(`the Next example serves /bnpl, not ${mountPath}`);
+  (globalThis as Record<symbol, unknown>)[Symbol.for('bnpl-kit.nextjs-example.market-under-test')] = () =>
+    nextMarket.getStore();
+  nextHandler ??= (async () => {
+    const app = next({ dir: NEXT_APP, dev: false, quiet: true });
+    await app.prepare();
+    return app.getRequestHandler();
+  })();
+  const handle = await nextHandler;
+  const server = createServer((req, res) => {
+    if (mountPath === '' && req.url !== '/health') req.url = `/bnpl${req.url}`;
+    nextMarket.run(market, () => void handle(req, res));
+  });
+  return listen(server, mountPath);
+}
+
 export const adapters: readonly AdapterEntry[] = [
   { name: 'express', frameworkName: expressAdapter.frameworkName, start: startExpress },
   { name: 'koa', frameworkName: koaAdapter.frameworkName, start: startKoa },
@@ -209,6 +242,8 @@ export const adapters: readonly AdapterEntry[] = [
     start: startFastify,
     rawWhateverTheParser: true,
   },
+  // Next.js has no adapter package: the App Router route handler is the plain fetch handler.
+  { name: 'nextjs', frameworkName: 'nextjs', start: startNext, rawWhateverTheParser: true },
   ...(['express', 'fastify'] as const).map((platform) => ({
     name: `nestjs-${platform}`,
     frameworkName: nestAdapter.frameworkName,
