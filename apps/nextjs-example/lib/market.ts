@@ -6,13 +6,9 @@
  * The repository's tests run this app in-process (Next's programmatic server) with markets of
  * their own; they answer through the function at `UNDER_TEST`. Without it, nothing changes.
  */
-import {
-  createMarket,
-  createMemoryStore,
-  createServiceClient,
-  loadConfig,
-  type Market,
-} from '@bnpl-kit/core';
+import { bearerAuth, bearerToken, createMarket, loadConfig, type Market } from '@bnpl-kit/core';
+// The in-memory store keeps this example self-contained; `createMarket` refuses it in production.
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 
 const UNDER_TEST = Symbol.for('bnpl-kit.nextjs-example.market-under-test');
 let fromEnvironment: Market | undefined;
@@ -27,17 +23,14 @@ export function market(): Market {
 
 function marketFromEnvironment(): Market {
   const config = loadConfig(process.env, { integrationMode: 'basic' });
-  const bearer = (request: Request) => request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
   const sessions = new Map<string, string>(); // session token → user ID: your session store
   return createMarket({
     config,
-    service: createServiceClient({ baseUrl: config.serviceApiUrl!, apiKey: config.appApiKey! }),
     store: createMemoryStore(),
     hooks: {
-      authenticateInternalAPIClient: async (request) =>
-        bearer(request) === config.marketApiToken?.reveal() ? { id: 'backend' } : null,
+      authenticateInternalAPIClient: bearerAuth(config.marketApiToken), // constant-time
       authenticateInternalUser: async (request) => {
-        const id = sessions.get(bearer(request));
+        const id = sessions.get(bearerToken(request) ?? '');
         return id ? { id } : null;
       },
       getBNPLCallback: (order) => `${config.publicBaseUrl}/v1/bnpl/orders/${order.id}/done`,
