@@ -28,9 +28,11 @@ function duration(ms: number): string {
 }
 
 const documented = new Map(
-  [...readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').matchAll(
-    /<!-- worker:([a-z-]+) -->(.*?)<!-- \/worker -->/g,
-  )].map((m) => [m[1], m[2]]),
+  [
+    ...readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').matchAll(
+      /<!-- worker:([a-z-]+) -->(.*?)<!-- \/worker -->/g,
+    ),
+  ].map((m) => [m[1], m[2]]),
 );
 
 describe('docs/operations.md, the job worker', () => {
