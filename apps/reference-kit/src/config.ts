@@ -4,6 +4,7 @@
  * Every problem is collected and reported at once, by variable name, and secrets stay `Secret`s.
  */
 import { type FieldIssue, type IntegrationMode, type KitConfig, KitError, loadConfig } from '@bnpl-kit/core';
+import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
 import { retentionWindowMs } from '@bnpl-kit/store/worker';
 import { z } from 'zod';
 
@@ -34,6 +35,10 @@ export interface ServerConfig extends KitConfig {
   headersTimeoutMs: number;
   /** Longest wait for a whole request, body included (`REQUEST_TIMEOUT_MS`, default 30 s); then 408. */
   requestTimeoutMs: number;
+  /** A connection with no request in flight, silent this long, is closed (`IDLE_TIMEOUT_MS`). */
+  idleTimeoutMs: number;
+  /** Open connections beyond this are closed on arrival (`MAX_CONNECTIONS`). */
+  maxConnections: number;
   /** PostgreSQL: connection timeout (`DATABASE_CONNECT_TIMEOUT_MS`, default 5 s). */
   databaseConnectTimeoutMs: number;
   /** PostgreSQL: statement timeout (`DATABASE_STATEMENT_TIMEOUT_MS`, default 15 s). */
@@ -69,10 +74,37 @@ const serverEnvSchema = z.object({
   // Timeouts chosen for an API, not Node's defaults (300 s for a whole request): a client that
   // trickles its headers or body is answered 408 and the connection is freed.
   HEADERS_TIMEOUT_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(10_000),
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.headersTimeoutMs),
   ),
   REQUEST_TIMEOUT_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(30_000),
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.requestTimeoutMs),
+  ),
+  IDLE_TIMEOUT_MS: optional.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.idleTimeoutMs),
+  ),
+  // Under the process's open-file limit, with room for the database, the logs and the sandbox.
+  MAX_CONNECTIONS: optional.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(RECOMMENDED_SERVER_LIMITS.maxConnections),
   ),
   DATABASE_CONNECT_TIMEOUT_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(600_000).default(5_000),
@@ -181,6 +213,8 @@ export function loadServerConfig(
     retentionMs: s.RETENTION_DAYS * DAY_MS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(s.REQUEST_TIMEOUT_MS, s.HEADERS_TIMEOUT_MS),
+    idleTimeoutMs: s.IDLE_TIMEOUT_MS,
+    maxConnections: s.MAX_CONNECTIONS,
     databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_MS,
     embeddedSandbox: embedded,

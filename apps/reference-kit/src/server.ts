@@ -104,6 +104,8 @@ function createServerHttp(config: ServerConfig, logger: Logger) {
   const http = createHttpServer(logger, afterResponse, {
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    maxConnections: config.maxConnections,
   });
   return { http, follow };
 }

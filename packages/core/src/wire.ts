@@ -5,7 +5,7 @@
  * A market integrator should not need anything here; tools/repo-checks pins the list.
  */
 
-// Claims and offer filtering (WIRE.md §7).
+// Claims and offer filtering (WIRE §7).
 export {
   allScopesHash,
   allScopesHashInput,
@@ -72,7 +72,7 @@ export type {
   TokenIntrospection,
 } from './service/types.js';
 
-// Webhook signature parts (WIRE.md §4) and key encodings.
+// Webhook signature parts (WIRE §4) and key encodings.
 export { bodyDigestBackend, webhookBodyDigest } from './signature/digest.js';
 export { parseSigningKey, seedToPkcs8Pem } from './signature/keys.js';
 export {

@@ -102,17 +102,10 @@ export function createStore(ctx: StoreContext): Store {
   const { executor } = ctx;
   const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
   const outer = guarded(executor, openTransaction);
-  // One `tx` per connection the executor hands out (the pg executor reuses them with its pooled
-  // connections), frozen so that no caller's additions leak into the next transaction.
-  const txByClient = new WeakMap<Queryable, StoreTransaction>();
-  const transactionOps = (client: Queryable): StoreTransaction => {
-    let tx = txByClient.get(client);
-    if (tx === undefined) {
-      tx = Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
-      txByClient.set(client, tx);
-    }
-    return tx;
-  };
+  // A new `tx` for every transaction, never one per connection: a `tx` kept past its transaction
+  // must not reach the next transaction on the same connection (the client refuses once it ended).
+  const transactionOps = (client: Queryable): StoreTransaction =>
+    Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
 
   return {
     ...operations(outer, ctx.jobs),
