@@ -7,7 +7,7 @@
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
 import type { ContractReport } from '../src/index.js';
-import { certifyServed, expectAllPassed, FULL_RUN_MS, itCatchesEach } from './fixtures/certify.js';
+import { certifyServed, expectAllPassed, itCatchesEach } from './fixtures/certify.js';
 import {
   createConformanceMarket,
   createConformanceState,
@@ -34,7 +34,9 @@ async function certify(
           createConformanceMarket({
             mode,
             env: run.env,
-            serviceTimeoutMs: 1000,
+            // As the kit's test market: a budget a loaded machine's healthy calls stay within (a
+            // one-second budget cut off push-claims under load); only "never answers" waits for it.
+            serviceTimeoutMs: 5000,
             state,
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),
@@ -50,17 +52,13 @@ async function certify(
 describe('the conformance market (no @bnpl-kit code)', () => {
   for (const mode of ['basic', 'data-sharing'] as const) {
     for (const vocabulary of ['kit', 'own'] as const) {
-      it(
-        `passes every ${mode} check with the ${vocabulary} problem vocabulary, nothing skipped`,
-        async () => {
-          const report = await certify(mode, { vocabulary });
-          expectAllPassed(report, mode);
-          const advice = report.results.flatMap((r) => r.advisories ?? []);
-          if (vocabulary === 'own') expect(advice.join('\n')).toMatch(/kit vocabulary not used/);
-          else expect(advice).toEqual([]);
-        },
-        FULL_RUN_MS,
-      );
+      it(`passes every ${mode} check with the ${vocabulary} problem vocabulary, nothing skipped`, async () => {
+        const report = await certify(mode, { vocabulary });
+        expectAllPassed(report, mode);
+        const advice = report.results.flatMap((r) => r.advisories ?? []);
+        if (vocabulary === 'own') expect(advice.join('\n')).toMatch(/kit vocabulary not used/);
+        else expect(advice).toEqual([]);
+      });
     }
   }
 });
