@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { KitError } from '@bnpl-kit/core';
 import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
+import { DEFAULT_RECONCILIATION, DEFAULT_RETENTION, webhookReplayWindowMs } from '@bnpl-kit/store/worker';
 import { describe, expect, it } from 'vitest';
 import { formatConfigProblems, loadServerConfig } from '../src/index.js';
 
@@ -125,5 +126,44 @@ describe('the connection limits', () => {
     const operations = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
     expect(operations).toContain(`\`IDLE_TIMEOUT_MS\` (${idleTimeoutMs / 1000} s)`);
     expect(operations).toContain(`\`MAX_CONNECTIONS\` (${maxConnections})`);
+  });
+});
+
+describe('the worker settings', () => {
+  it('default to reconciliation on and the published defaults, documented in the README table', () => {
+    const config = load({});
+    expect(config.reconciliation).toEqual({
+      afterMs: DEFAULT_RECONCILIATION.afterMs,
+      everyMs: DEFAULT_RECONCILIATION.everyMs,
+    });
+    expect(config.retentionMs).toBe(DEFAULT_RETENTION.afterMs);
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`| on, ${DEFAULT_RECONCILIATION.afterMs}, ${DEFAULT_RECONCILIATION.everyMs} |`);
+    expect(readme).toContain(
+      `| \`RETENTION_DAYS\` *(reference servers)* | ${DEFAULT_RETENTION.afterMs / 86_400_000} |`,
+    );
+  });
+
+  it('read RECONCILIATION, RECONCILE_AFTER_MS, RECONCILE_EVERY_MS and RETENTION_DAYS', () => {
+    expect(load({ RECONCILIATION: 'off' }).reconciliation).toBe(false);
+    expect(
+      load({ RECONCILE_AFTER_MS: '120000', RECONCILE_EVERY_MS: '5000', RETENTION_DAYS: '30' }),
+    ).toMatchObject({
+      reconciliation: { afterMs: 120_000, everyMs: 5_000 },
+      retentionMs: 30 * 86_400_000,
+    });
+    expect(problemsOf(() => load({ RECONCILIATION: 'maybe', RECONCILE_AFTER_MS: '10' })).sort()).toEqual(
+      ['RECONCILE_AFTER_MS', 'RECONCILIATION'].sort(),
+    );
+  });
+
+  it('refuse a retention inside the webhook replay window, which the tolerance widens', () => {
+    const replayDays = webhookReplayWindowMs(300) / 86_400_000;
+    expect(problemsOf(() => load({ RETENTION_DAYS: String(replayDays) }))).toEqual(['RETENTION_DAYS']);
+    const justOver = String(replayDays * 1.01);
+    expect(load({ RETENTION_DAYS: justOver }).retentionMs).toBeGreaterThan(webhookReplayWindowMs(300));
+    expect(problemsOf(() => load({ RETENTION_DAYS: justOver, WEBHOOK_TOLERANCE_SECONDS: '3600' }))).toEqual([
+      'RETENTION_DAYS',
+    ]);
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_JOB_RETRY } from '../src/repositories/jobs/backoff.js';
+import { DEFAULT_DRAIN_DEADLINE_MS } from '../src/worker/job-worker.js';
 import { DEFAULT_RECONCILIATION, DEFAULT_RETENTION, webhookReplayWindowMs } from '../src/worker.js';
 
 const UNITS: [string, number][] = [
@@ -28,9 +29,11 @@ function duration(ms: number): string {
 }
 
 const documented = new Map(
-  [...readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').matchAll(
-    /<!-- worker:([a-z-]+) -->(.*?)<!-- \/worker -->/g,
-  )].map((m) => [m[1], m[2]]),
+  [
+    ...readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').matchAll(
+      /<!-- worker:([a-z-]+) -->(.*?)<!-- \/worker -->/g,
+    ),
+  ].map((m) => [m[1], m[2]]),
 );
 
 describe('docs/operations.md, the job worker', () => {
@@ -43,6 +46,7 @@ describe('docs/operations.md, the job worker', () => {
     ['job-base', duration(DEFAULT_JOB_RETRY.baseDelayMs)],
     ['job-cap', duration(DEFAULT_JOB_RETRY.maxDelayMs)],
     ['replay-window', duration(webhookReplayWindowMs())],
+    ['drain', duration(DEFAULT_DRAIN_DEADLINE_MS)],
   ])('%s says %s', (name, expected) => {
     expect(documented.get(name)).toBe(expected);
   });

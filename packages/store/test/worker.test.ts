@@ -4,10 +4,18 @@
  * then aborts them), polls ever less often while idle, and enqueues each periodic job once per
  * period however many workers run.
  */
+import { Secret, type ServiceClient } from '@bnpl-kit/core';
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Job, openStore, type Store } from '../src/index.js';
-import { createJobWorker, type JobWorker, PermanentJobFailure, periodicDedupeKey } from '../src/worker.js';
+import {
+  createJobWorker,
+  createMarketWorker,
+  type JobWorker,
+  PermanentJobFailure,
+  periodicDedupeKey,
+  webhookReplayWindowMs,
+} from '../src/worker.js';
 import { backends, databaseForSuite, manualClock, unique } from './helpers/backends.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -232,5 +240,43 @@ describe.each(backends)('periodic jobs on $name', (backend) => {
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
+  });
+});
+
+describe('createMarketWorker', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ memory: true });
+  });
+  afterAll(() => store.close());
+  const config = {
+    integrationMode: 'data-sharing' as const,
+    serviceApiUrl: 'https://service.example/api',
+    appApiKey: new Secret('sk_test_worker'),
+    webhookToleranceSeconds: 300,
+  };
+
+  it('builds from the validated config alone, as createMarket does', () => {
+    expect(createMarketWorker({ store, config }).state).toBe('idle');
+  });
+
+  it('refuses, as misconfigured, no way to reach the service, no mode, or a retention inside the replay window', () => {
+    const misconfigured = expect.objectContaining({ code: 'misconfigured' });
+    expect(() => createMarketWorker({ store, integrationMode: 'basic' })).toThrow(misconfigured);
+    expect(() => createMarketWorker({ store, config: { ...config, appApiKey: undefined } })).toThrow(
+      /APP_API_KEY/,
+    );
+    const service = {} as ServiceClient;
+    expect(() => createMarketWorker({ store, service })).toThrow(/integrationMode/);
+    const replay = webhookReplayWindowMs(300);
+    expect(() => createMarketWorker({ store, config, retention: { afterMs: replay } })).toThrow(
+      /replay window/,
+    );
+    // The market's own tolerance widens the window the retention must exceed.
+    const wide = { ...config, webhookToleranceSeconds: 900 };
+    expect(() => createMarketWorker({ store, config: wide, retention: { afterMs: replay + 1 } })).toThrow(
+      misconfigured,
+    );
+    expect(createMarketWorker({ store, config, retention: false, reconciliation: false }).state).toBe('idle');
   });
 });

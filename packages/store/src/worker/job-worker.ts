@@ -55,6 +55,9 @@ export interface JobWorkerOptions {
 
 export type JobWorkerState = 'idle' | 'running' | 'draining' | 'stopped';
 
+/** How long `stop()` waits for the jobs in hand by default. */
+export const DEFAULT_DRAIN_DEADLINE_MS = 10_000;
+
 export interface StopOptions {
   /** How long jobs in hand may take to finish. Default 10 s. */
   deadlineMs?: number;
@@ -204,7 +207,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
         state = 'stopped';
         return Promise.resolve({ drained: true });
       }
-      stopping ??= drain(positive('deadlineMs', stopOptions.deadlineMs ?? 10_000));
+      stopping ??= drain(positive('deadlineMs', stopOptions.deadlineMs ?? DEFAULT_DRAIN_DEADLINE_MS));
       return stopping;
     },
   };

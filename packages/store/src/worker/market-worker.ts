@@ -3,8 +3,15 @@
  * the disbursement jobs that readiness webhooks enqueue (data-sharing mode), reconciliation and
  * retention as periodic jobs, and any job kinds of the market's own.
  */
-import type { IntegrationMode, MarketLogger, ServiceClient } from '@bnpl-kit/core';
-import { silentLogger } from '@bnpl-kit/core';
+import {
+  createServiceClient,
+  type IntegrationMode,
+  type KitConfig,
+  KitError,
+  type MarketLogger,
+  type ServiceClient,
+  silentLogger,
+} from '@bnpl-kit/core';
 import type { Store } from '../store.js';
 import {
   DISBURSE_JOB,
@@ -32,9 +39,15 @@ import {
 export interface MarketWorkerOptions
   extends Pick<JobWorkerOptions, 'leaseMs' | 'concurrency' | 'minIdleMs' | 'maxIdleMs' | 'now' | 'workerId'> {
   store: Store;
-  service: ServiceClient;
+  /**
+   * The validated configuration (`loadConfig`), as `createMarket` takes it: the service client is
+   * built from `serviceApiUrl` + `appApiKey`, and the integration mode and webhook tolerance are
+   * read from it. Explicit `service` / `integrationMode` override.
+   */
+  config?: Pick<KitConfig, 'integrationMode' | 'serviceApiUrl' | 'appApiKey' | 'webhookToleranceSeconds'>;
+  service?: ServiceClient;
   /** `data-sharing`: disbursement jobs run, and reconciliation disburses orders found ready. */
-  integrationMode: IntegrationMode;
+  integrationMode?: IntegrationMode;
   logger?: MarketLogger;
   /** The same source as the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
   getDisbursementInvoice?: DisbursementInvoiceSource;
@@ -46,11 +59,38 @@ export interface MarketWorkerOptions
   runners?: Record<string, JobRunner>;
 }
 
-/** Builds the worker (call `start()`; `stop()` drains). Refuses a retention shorter than the replay window. */
+function serviceOf(options: MarketWorkerOptions): ServiceClient {
+  if (options.service) return options.service;
+  const { serviceApiUrl, appApiKey } = options.config ?? {};
+  if (serviceApiUrl === undefined || appApiKey === undefined) {
+    throw new KitError(
+      'misconfigured',
+      'createMarketWorker needs `service`, or `config` with serviceApiUrl and appApiKey (SERVICE_API_URL, APP_API_KEY)',
+    );
+  }
+  return createServiceClient({ baseUrl: serviceApiUrl, apiKey: appApiKey });
+}
+
+function integrationModeOf(options: MarketWorkerOptions): IntegrationMode {
+  const mode = options.integrationMode ?? options.config?.integrationMode;
+  if (mode === undefined) {
+    throw new KitError(
+      'misconfigured',
+      'createMarketWorker needs `integrationMode`, or `config` to read it from',
+    );
+  }
+  return mode;
+}
+
+/**
+ * Builds the worker (call `start()`; `stop()` drains). Refuses, as `misconfigured`, a missing
+ * service or mode and a retention not longer than the webhook replay window.
+ */
 export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
-  const { store, service } = options;
+  const { store } = options;
+  const service = serviceOf(options);
   const logger = options.logger ?? silentLogger;
-  const dataSharing = options.integrationMode === 'data-sharing';
+  const dataSharing = integrationModeOf(options) === 'data-sharing';
   const runners: Record<string, JobRunner> = { ...options.runners };
   const periodic: PeriodicJob[] = [];
 
@@ -71,7 +111,10 @@ export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
     periodic.push({ kind: RECONCILE_JOB, everyMs: settings.everyMs });
   }
   if (options.retention !== false) {
-    const afterMs = retentionWindowMs(options.retention);
+    const afterMs = retentionWindowMs({
+      webhookToleranceSeconds: options.config?.webhookToleranceSeconds,
+      ...options.retention,
+    });
     runners[PRUNE_JOB] = async (job) => {
       await runRetention({ store, logger }, afterMs, job);
     };
