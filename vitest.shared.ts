@@ -31,4 +31,15 @@ export default shared;
  * took with every package's suite running at once on two shared cores. A test doing thousands of
  * CPU-bound operations on purpose (property tests) says so with its own, longer timeout.
  */
-export const unitConfig = mergeConfig(shared, defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } }));
+export const unitConfig = mergeConfig(
+  shared,
+  defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } }),
+);
+
+/**
+ * Unit packages whose files share no global state (no module mocks, no globals replaced, fake
+ * timers and spies restored by the test that set them): their files run one after another in the
+ * same worker, so Node, vitest and the package's modules load once per worker instead of once per
+ * file, which was most of these packages' time (repo-checks: 11.9 → 7.2 CPU-seconds).
+ */
+export const sharedWorkerUnitConfig = mergeConfig(unitConfig, defineConfig({ test: { isolate: false } }));

@@ -1,3 +1,3 @@
-import { unitConfig } from '../../vitest.shared.ts';
+import { sharedWorkerUnitConfig } from '../../vitest.shared.ts';
 
-export default unitConfig;
+export default sharedWorkerUnitConfig;
