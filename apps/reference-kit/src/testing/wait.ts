@@ -1,8 +1,8 @@
 /**
  * `waitFor` for the reference servers' tests: core's `pollUntil`, where `null` and `false` also
  * mean "not yet" and the deadline defaults to 200 s, the listen deadline of child-server.ts: a
- * "hung" guard only (CI runs every suite at once on two cores, where the walkthrough test failed
- * after 134-151 s with the 30 s default). Never a fixed sleep.
+ * "hung" guard only (CI runs every suite at once on two cores, where the koa walkthrough gave
+ * up after 30 s waiting for its webhooks to be answered). Never a fixed sleep.
  */
 import { pollUntil } from '@bnpl-kit/core/testing';
 
