@@ -40,7 +40,9 @@ describe('the printed walkthrough', () => {
           marketApiToken: server.marketApiToken.reveal(),
           apiKey: server.keys!.appApiKey.reveal(),
         });
-        const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { timeout: 60_000 });
+        // The child's deadline is the listen deadline of child-server.ts: a hang, never a slow machine
+        // (60 s cut off the data-sharing walkthrough with both cores busy).
+        const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { timeout: 200_000 });
         for (const pattern of EXPECTED[mode]) expect(stdout).toMatch(pattern);
         if (mode === 'data-sharing') {
           // Bình misses the gold offer: exactly one availability answer lists it (An's).
