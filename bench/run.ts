@@ -12,6 +12,7 @@ const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   'orders-pg': () => import('./orders-pg.js'),
   coldstart: () => import('./coldstart.js'),
   runtimes: () => import('./runtimes.js'),
+  'test-suite': () => import('./test-suite.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

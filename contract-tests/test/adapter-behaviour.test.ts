@@ -8,15 +8,20 @@ import { connect } from 'node:net';
 import {
   type ClaimObject,
   createMarket,
-  createMemoryStore,
   createServiceClient,
   type KnownWebhookEvent,
   type Market,
-  type MemoryStore,
   Secret,
   silentLogger,
 } from '@bnpl-kit/core';
-import { generateKeyPair, signWebhook, wireOrder, wireOrderLine } from '@bnpl-kit/core/testing';
+import {
+  createMemoryStore,
+  generateKeyPair,
+  type MemoryStore,
+  signWebhook,
+  wireOrder,
+  wireOrderLine,
+} from '@bnpl-kit/core/testing';
 import {
   createSandbox,
   createSandboxHandlers,

@@ -24,10 +24,10 @@ const vectors = JSON.parse(
   readFileSync(new URL('packages/core/test/fixtures/webhook-and-claims.json', root), 'utf8'),
 ) as { signing_key_pkcs8_pem: string; public_key: string };
 
-/** `WIRE §4`, `WIRE.md §6`, and the further sections of a list: `WIRE §4, §6` or `WIRE §3 and §7`. */
+/** `WIRE §4`, and the further sections of a list: `WIRE §4, §6` or `WIRE §3 and §7`. */
 function citedSections(text: string): number[] {
   const out: number[] = [];
-  for (const match of text.matchAll(/WIRE(?:\.md)?\s*§\s*(\d+)((?:\s*(?:,|and|or|&)\s*§\s*\d+)*)/g)) {
+  for (const match of text.matchAll(/WIRE\s*§\s*(\d+)((?:\s*(?:,|and|or|&)\s*§\s*\d+)*)/g)) {
     out.push(Number(match[1]));
     for (const more of (match[2] ?? '').matchAll(/§\s*(\d+)/g)) out.push(Number(more[1]));
   }
@@ -56,9 +56,9 @@ function trackedFiles(): string[] {
 
 describe('docs/protocol.md: citations', () => {
   it('finds citations in all their written forms', () => {
-    expect(
-      citedSections('see WIRE §4, WIRE.md §6 and (WIRE §3, §7) or WIRE § 2 and §8; not WIRE §n'),
-    ).toEqual([4, 6, 3, 7, 2, 8]);
+    expect(citedSections('see WIRE §4, WIRE §6 and (WIRE §3, §7) or WIRE § 2 and §8; not WIRE §n')).toEqual([
+      4, 6, 3, 7, 2, 8,
+    ]);
   });
 
   it('has a heading for every section cited in a tracked file', () => {
@@ -81,6 +81,30 @@ describe('docs/protocol.md: citations', () => {
     }
     expect(citations).toBeGreaterThan(100);
     expect(dangling).toEqual([]);
+  });
+
+  it('names only documents the repository has (the protocol is docs/protocol.md)', () => {
+    const files = trackedFiles();
+    const documents = new Set(files.filter((f) => f.endsWith('.md')).map((f) => f.split('/').pop()!));
+    // The interface specification is shared with the service's authors, not kept in this repository.
+    const elsewhere = new Set(['interface.md']);
+    const ghosts: string[] = [];
+    for (const file of files) {
+      if (!/\.(ts|tsx|mjs|js|md|json|yaml|yml|html|css)$/.test(file) || file.endsWith('pnpm-lock.yaml'))
+        continue;
+      let text: string;
+      try {
+        text = readFileSync(new URL(file, root), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const match of text.matchAll(/\b([A-Za-z0-9_-]+\.md)\b/g)) {
+        if (!documents.has(match[1]!) && !elsewhere.has(match[1]!)) ghosts.push(`${file}: ${match[1]}`);
+      }
+      for (const match of text.matchAll(/\bARCHITECTURE(?:\.md)? habit \d+/g))
+        ghosts.push(`${file}: ${match[0]}`);
+    }
+    expect(ghosts).toEqual([]);
   });
 
   it('keeps the numbering of the wire decisions, §1 to §8', () => {

@@ -5,6 +5,7 @@
  */
 import type { IntegrationMode, Market, Secret } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
+import type { Drain, JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
 import { apiReferenceRoutes } from './api-reference.js';
 import type { ServerConfig } from './config.js';
@@ -19,7 +20,8 @@ export async function installFramework(input: {
   config: ServerConfig;
   market: Market;
   store: Store;
-  state: { draining: boolean };
+  drain: Drain;
+  worker: JobWorker;
   demo: DemoUserDeps | undefined;
   publicBaseUrl: string;
   logger: Logger;
@@ -34,7 +36,10 @@ export async function installFramework(input: {
       serverUrl: publicBaseUrl,
     });
   };
-  const own = { ...createOwnRoutes(input.store, input.state, input.demo), ...apiReferenceRoutes(openApi) };
+  const own = {
+    ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo),
+    ...apiReferenceRoutes(openApi),
+  };
   const start = await loadFramework(config.framework);
   input.http.setApp(start(input.market, own, input.logger));
 }

@@ -1,7 +1,7 @@
 /**
  * The one error class of the kit. Every failure that can reach a caller is a `KitError` with a code
  * from a closed union; the code decides the HTTP status and the RFC 9457 problem document
- * (WIRE.md §2). Modelled on tRPC's TRPCError: a closed code set plus `fromUnknown`.
+ * (WIRE §2). Modelled on tRPC's TRPCError: a closed code set plus `fromUnknown`.
  */
 
 export const ERROR_STATUS = {

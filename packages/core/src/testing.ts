@@ -1,6 +1,6 @@
 /**
  * `@bnpl-kit/core/testing`: the signing side. Private-key code lives here and only here, so the
- * bundle a market imports to verify webhooks carries no signing code (ARCHITECTURE.md habit 8).
+ * bundle a market imports to verify webhooks carries no signing code (docs/architecture.md: signing code never ships to a verifier).
  * Used by tests, the sandbox service and the CLI.
  */
 import * as ed from '@noble/ed25519';
@@ -130,7 +130,7 @@ function timestampHeader(timestamp: Date | string | undefined): string {
   return timestamp;
 }
 
-/** Signs a webhook the way the service does (WIRE.md §4). */
+/** Signs a webhook the way the service does (WIRE §4). */
 export async function signWebhook(options: SignWebhookOptions): Promise<SignedWebhook> {
   const seed = parseSigningKey(options.signingKey);
   const body = bodyBytes(options.body);
@@ -159,6 +159,8 @@ export async function signWebhook(options: SignWebhookOptions): Promise<SignedWe
 }
 
 // Fixtures and helpers for every package's tests, in one home.
+// The memory store: for tests only (createMarket refuses it in production, it forgets on restart).
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './market/memory-store.js';
 export { kitErrorOf, kitErrorThrownBy } from './testing/kit-error.js';
 export { orderFixture, orderLineFixture, wireOrder, wireOrderLine } from './testing/orders.js';
 export { type PollOptions, PollTimeout, pollUntil } from './testing/poll.js';

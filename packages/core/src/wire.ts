@@ -5,7 +5,7 @@
  * A market integrator should not need anything here; tools/repo-checks pins the list.
  */
 
-// Claims and offer filtering (WIRE.md §7).
+// Claims and offer filtering (WIRE §7).
 export {
   allScopesHash,
   allScopesHashInput,
@@ -25,6 +25,8 @@ export type { ClaimValue, ScopeClaims } from './claims/types.js';
 export { PROBLEM_CONTENT_TYPE, type ProblemDocument, problemResponse } from './errors.js';
 // A JSON request body under a byte cap (415 / 413 / 400 problems), as the market endpoints read it.
 export { readJsonBody } from './market/body.js';
+// The one rule that moves a stored order to the service's status (jobs, reconciliation).
+export { type FollowedServiceStatus, followServiceStatus } from './market/follow-service.js';
 // The router the market endpoints and the sandbox's routes are served by.
 export { type Method, type Route, type RouteMatch, Router } from './market/router.js';
 // Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.
@@ -70,7 +72,7 @@ export type {
   TokenIntrospection,
 } from './service/types.js';
 
-// Webhook signature parts (WIRE.md §4) and key encodings.
+// Webhook signature parts (WIRE §4) and key encodings.
 export { bodyDigestBackend, webhookBodyDigest } from './signature/digest.js';
 export { parseSigningKey, seedToPkcs8Pem } from './signature/keys.js';
 export {

@@ -1,6 +1,7 @@
 /**
  * `@bnpl-kit/hono`: mounts the market handler on Hono by handing `c.req.raw` to core unchanged
- * (ARCHITECTURE habit 3); Hono already speaks Request/Response, so there is nothing to translate.
+ * (adapters only translate, docs/architecture.md); Hono already speaks Request/Response, so there
+ * is nothing to translate.
  *
  *   app.route('/bnpl', createBnplRouter(market)); // serves /bnpl/v1/…, everything else falls through
  */
@@ -13,7 +14,7 @@ import {
 } from '@bnpl-kit/core/unstable-internals';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
-import { untouchedIncoming, withNodeReaders } from './node-body.js';
+import { nodeOutgoing, untouchedIncoming, withNodeReaders } from './node-body.js';
 
 export const frameworkName = 'hono';
 
@@ -25,7 +26,7 @@ export const RAW_BODY_HELP =
 /** Where `app.route()` mounted us, without a trailing slash. */
 function mountedAt(c: Context): string {
   // What `basePath` returns unless the mount path has parameters (`/:tenant`), which only it
-  // resolves; it also caches per request in a WeakMap, which costs more than this whole lookup.
+  // resolves; `basePath` is the slower of the two (bench/profile-adapters.ts).
   const registered = baseRoutePath(c);
   return (/[:*]/.test(registered) ? basePath(c) : registered).replace(/\/+$/, '');
 }
@@ -39,7 +40,7 @@ async function rawRequest(c: Context): Promise<Request> {
   // On Node, untouched: read the bytes from the Node request (asking `bodyUsed` would already
   // build the full Request this avoids).
   const incoming = untouchedIncoming(c);
-  if (incoming && Object.keys(cache).length === 0) return withNodeReaders(raw, incoming);
+  if (incoming && Object.keys(cache).length === 0) return withNodeReaders(raw, incoming, nodeOutgoing(c));
   if (!raw.bodyUsed) return raw;
   const kept = cache.arrayBuffer ?? cache.blob ?? cache.text;
   const body = kept ? await kept : cache.json ? JSON.stringify(await cache.json) : null;

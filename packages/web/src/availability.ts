@@ -44,7 +44,7 @@ export function assertUser(user: unknown, what = 'user'): asserts user is BnplUs
 
 export async function getBnplAvailability(api: ServiceApi, user: BnplUser): Promise<BnplAvailability> {
   assertUser(user);
-  // Only the IDs and the phone the offers endpoint takes (WIRE.md §6); names and email stay here.
+  // Only the IDs and the phone the offers endpoint takes (WIRE §6); names and email stay here.
   const data = await api.post(OFFERS_PATH, {
     local_id: user.id,
     credify_id: user.credifyId,

@@ -4,7 +4,7 @@ export type BnplEnv = 'sandbox' | 'production';
 
 /**
  * Where the SDK talks to when `serviceUrl` is not given: the hosts of the production service of
- * this kind (prior art, WIRE.md §6), so that a market moves to it with configuration alone. A
+ * this kind (prior art, WIRE §6), so that a market moves to it with configuration alone. A
  * market trying the kit's own sandbox passes its URL instead, for example
  * `http://localhost:3000/sandbox-service` for the sandbox embedded in a reference server.
  */
@@ -23,7 +23,7 @@ export interface ConfigureOptions {
   appName: string;
   /** Base URL of the service (its API and its hosted pages); defaults to DEFAULT_SERVICE_URLS[env]. */
   serviceUrl?: string;
-  /** Per-request time limit of the service API calls; default 8 s as in WIRE.md §6. */
+  /** Per-request time limit of the service API calls; default 8 s as in WIRE §6. */
   timeoutMs?: number;
   /** Replaces the global fetch (tests, instrumented clients). */
   fetch?: typeof fetch;

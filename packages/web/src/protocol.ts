@@ -23,7 +23,7 @@
  *
  *   { source: 'bnpl-kit', version: 1, session: <nonce>, type, payload }
  *
- * with snake_case payload fields (as everything on the wire, WIRE.md):
+ * with snake_case payload fields (as everything on the wire, docs/protocol.md):
  *
  *   page → host  page_ready           {}                        the page has loaded; host answers host_ready
  *                push_claims_request  { credify_id }            data-sharing: push claims before the offer

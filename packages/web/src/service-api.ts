@@ -2,7 +2,7 @@ import type { ResolvedConfig } from './config.js';
 import { BnplSdkError } from './errors.js';
 
 /**
- * The slice of the service API (WIRE.md §6) the browser calls: `POST /v1/token` with `X-API-KEY`,
+ * The slice of the service API (WIRE §6) the browser calls: `POST /v1/token` with `X-API-KEY`,
  * then bearer calls answered in the `{ success, data }` envelope. The token is cached until 60 s
  * before it expires, fetched by one request at a time, and fetched again once after a 401.
  */

@@ -19,9 +19,11 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
   '@bnpl-kit/fastify': ADAPTER_IMPORTS,
   '@bnpl-kit/nestjs': ADAPTER_IMPORTS,
+  // Both entries: `.` (the store) and `./worker` (the job worker, reconciliation, retention, health).
   '@bnpl-kit/store': [
     '@bnpl-kit/core',
-    // The sandbox's record contract (SandboxRecordStore), which the store implements.
+    // The sandbox's record contract (SandboxRecordStore), which the store implements; the worker's
+    // `followServiceStatus` (the one forward-move rule) and idempotency keys.
     '@bnpl-kit/core/wire',
   ],
   '@bnpl-kit/sandbox': [

@@ -1,5 +1,5 @@
 /**
- * The signed message of a webhook (interface.md "Authentication", WIRE.md §4): five parts joined
+ * The signed message of a webhook (interface.md "Authentication", WIRE §4): five parts joined
  * by LF with no trailing LF. Shared by the verifier and the signer so they cannot drift apart.
  */
 

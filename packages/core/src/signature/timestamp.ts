@@ -1,5 +1,5 @@
 /**
- * `X-Event-Timestamp` is exactly `YYYY-MM-DDTHH:MM:SSZ` (WIRE.md §4). Parsed by hand instead of
+ * `X-Event-Timestamp` is exactly `YYYY-MM-DDTHH:MM:SSZ` (WIRE §4). Parsed by hand instead of
  * `Date.parse`, which accepts many other shapes (offsets, fractions, dates without times) and
  * would let two different header strings denote the same signed instant.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook verification (WIRE.md §4). Everything that costs nothing runs first — body size, header
+ * Webhook verification (WIRE §4). Everything that costs nothing runs first — body size, header
  * presence and shape, algorithm, timestamp window — so junk and replays are turned away before any
  * public-key operation. The hot path does one digest, one message encoding and (normally) one
  * Ed25519 verify with a cached key.
