@@ -6,13 +6,8 @@
  * The repository's tests run this app in-process (Next's programmatic server) with markets of
  * their own; they answer through the function at `UNDER_TEST`. Without it, nothing changes.
  */
-import {
-  createMarket,
-  createMemoryStore,
-  createServiceClient,
-  loadConfig,
-  type Market,
-} from '@bnpl-kit/core';
+import { createMarket, createServiceClient, loadConfig, type Market } from '@bnpl-kit/core';
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 
 const UNDER_TEST = Symbol.for('bnpl-kit.nextjs-example.market-under-test');
 let fromEnvironment: Market | undefined;
