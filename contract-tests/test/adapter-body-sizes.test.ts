@@ -9,15 +9,8 @@
  * `end` that never came on bodies of about 64 KiB and more.
  */
 import { request as httpRequest } from 'node:http';
-import {
-  createMarket,
-  createMemoryStore,
-  type Market,
-  Secret,
-  type ServiceClient,
-  silentLogger,
-} from '@bnpl-kit/core';
-import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import { createMarket, type Market, Secret, type ServiceClient, silentLogger } from '@bnpl-kit/core';
+import { createMemoryStore, generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, type StartedServer } from '../src/adapters.js';
 

@@ -4,7 +4,8 @@
  * through core's Node bridge. A correct market passes every check in both modes; each deliberately
  * broken market fails, with the check that names its defect among the failures.
  */
-import { createMemoryStore, type IntegrationMode, type Market } from '@bnpl-kit/core';
+import type { IntegrationMode, Market } from '@bnpl-kit/core';
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { ContractReport } from '../src/index.js';
 import {

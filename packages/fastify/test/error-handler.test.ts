@@ -2,7 +2,8 @@
  * The plugin's context and the app both answer their errors as RFC 9457 problems (the behaviour
  * suite in contract-tests covers everything the market itself answers).
  */
-import { createMarket, createMemoryStore, createServiceClient, silentLogger } from '@bnpl-kit/core';
+import { createMarket, createServiceClient, silentLogger } from '@bnpl-kit/core';
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bnpl, bnplErrorHandler } from '../src/index.js';

@@ -3,13 +3,8 @@
  * resolves (forRootAsync), the market injectable elsewhere, and the exception filter, on both
  * platforms.
  */
-import {
-  createMarket,
-  createMemoryStore,
-  createServiceClient,
-  type Market,
-  silentLogger,
-} from '@bnpl-kit/core';
+import { createMarket, createServiceClient, type Market, silentLogger } from '@bnpl-kit/core';
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';

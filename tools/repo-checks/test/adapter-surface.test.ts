@@ -4,6 +4,7 @@
  * an import, nothing else. Their values and behaviour are tested once for every adapter, against
  * real servers, in contract-tests/test/adapter-behaviour.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportedNames } from '../src/export-names.js';
@@ -17,7 +18,14 @@ const rootNames = (pkg: { dir: string; sourceEntries: Record<string, string> }):
 // An adapter is a published package whose root entry exports `createBnplRouter`.
 const adapters = workspacePackages()
   .filter((pkg) => !pkg.private && rootNames(pkg).includes('createBnplRouter'))
-  .map((pkg) => ({ name: pkg.name, names: rootNames(pkg).sort() }));
+  .map((pkg) => ({ name: pkg.name, dir: pkg.dir, names: rootNames(pkg).sort() }));
+
+/** Lines of code of the adapter's entry file (`src/index.ts`): not blank, not a comment line. */
+function linesOfCode(dir: string): number {
+  return readFileSync(join(REPO_ROOT, dir, 'src', 'index.ts'), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*($|\/\/|\/\*|\*)/.test(line)).length;
+}
 
 const SHARED = ['RAW_BODY_HELP', 'bnplErrorHandler', 'createBnplRouter', 'frameworkName'];
 
@@ -45,5 +53,9 @@ describe('adapter surface', () => {
     const extras = IDIOMATIC_EXTRAS[name] ?? [];
     expect(names.filter((n) => !extras.includes(n))).toEqual(SHARED);
     expect(names).toEqual(expect.arrayContaining([...extras]));
+  });
+
+  it.each(adapters)('$name stays thin: its entry under 120 lines of code', ({ dir }) => {
+    expect(linesOfCode(dir)).toBeLessThan(120);
   });
 });
