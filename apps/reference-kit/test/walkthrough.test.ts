@@ -10,7 +10,15 @@ import type { IntegrationMode } from '@bnpl-kit/core';
 import { openStore, type Store } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_NAMES } from '../src/index.js';
-import { waitFor } from '../src/testing/index.js';
+import {
+  dropSchema,
+  freshSchema,
+  pgbouncerAvailable,
+  type RunningPgBouncer,
+  startPgBouncer,
+  TEST_DATABASE_URL,
+  waitFor,
+} from '../src/testing/index.js';
 import { http, marketClient, sandboxAdmin } from './helpers/market-client.js';
 import { removeDir, startTestServer, type TestServer } from './helpers/servers.js';
 
@@ -172,3 +180,54 @@ for (const mode of MODES) {
     }
   });
 }
+
+/** Request log lines of a server: how many, and which answered 5xx. */
+function answered(server: TestServer): { requests: number; serverErrors: string[] } {
+  const lines = server.logs
+    .map((line) => JSON.parse(line) as { msg?: string; status?: number; method?: string; path?: string })
+    .filter((line) => line.msg === 'request');
+  return {
+    requests: lines.length,
+    serverErrors: lines.filter((l) => (l.status ?? 0) >= 500).map((l) => `${l.status} ${l.method} ${l.path}`),
+  };
+}
+
+// Issue 20 §1: both walkthroughs on a PostgreSQL behind a PgBouncer in transaction mode (stock
+// configuration: it refuses session startup parameters and shares few server connections).
+describe.runIf(TEST_DATABASE_URL && pgbouncerAvailable)(
+  'walkthrough through PgBouncer, transaction mode',
+  () => {
+    let pooler: RunningPgBouncer;
+    beforeAll(async () => {
+      pooler = await startPgBouncer(TEST_DATABASE_URL!, { poolMode: 'transaction' });
+    });
+    afterAll(() => pooler?.stop());
+
+    for (const mode of MODES) {
+      it(`${mode} mode, on hono`, async () => {
+        const schema = freshSchema();
+        const store = await openStore({ databaseUrl: pooler.url, schema });
+        try {
+          const server = await startTestServer({ mode, framework: 'hono', store });
+          try {
+            expect(await http(`${server.url}/readyz`)).toMatchObject({
+              status: 200,
+              body: { status: 'ready' },
+            });
+            if (mode === 'basic') await basicFlow(server);
+            else await dataSharingFlow(server);
+            const { requests, serverErrors } = answered(server);
+            expect(requests).toBeGreaterThan(0);
+            expect(serverErrors).toEqual([]);
+          } finally {
+            await server.close();
+            await removeDir(server.dataDir);
+          }
+        } finally {
+          await store.close();
+          await dropSchema(schema);
+        }
+      });
+    }
+  },
+);

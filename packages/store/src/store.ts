@@ -58,7 +58,7 @@ export interface Store extends MarketStore<StoreTransaction>, StoreOperations {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Applies pending migrations (`openStore` already did unless told not to). */
   migrate(): Promise<MigrationResult>;
-  /** For `/readyz`: true when the database answers. */
+  /** For `/readyz`: true when the database answers and (embedded) its disk has room to write. */
   ping(): Promise<boolean>;
   /** For `/readyz`: true when every migration this version knows is recorded. */
   migrationsApplied(): Promise<boolean>;
@@ -134,6 +134,13 @@ export function createStore(ctx: StoreContext): Store {
     async ping() {
       try {
         await outer.query('SELECT 1');
+        if (executor.writable !== undefined && !(await executor.writable())) {
+          ctx.logger.warn(
+            { location: executor.location },
+            'database cannot write: its disk is (nearly) full',
+          );
+          return false;
+        }
         return true;
       } catch (err) {
         ctx.logger.warn({ err: (err as Error).message }, 'database ping failed');

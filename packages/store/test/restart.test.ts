@@ -69,7 +69,7 @@ describe('restart on a PGlite data directory', () => {
     const dataDir = await tempDataDir();
     const first = await openStore({ dataDir });
     await expect(openStore({ dataDir })).rejects.toThrow(/already open in this process/);
-    expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+    expect((await readFile(`${dataDir}.lock`, 'utf8')).split(' ')[0]).toBe(String(process.pid));
     await first.close();
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
     const again = await openStore({ dataDir });
@@ -87,6 +87,30 @@ describe('restart on a PGlite data directory', () => {
     cleanups.push(() => store.close());
     expect(await store.ping()).toBe(true);
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'takes over a lock whose PID now belongs to another live process, and honours its live owner',
+    async () => {
+      const dataDir = await tempDataDir();
+      await (await openStore({ dataDir })).close();
+      // A live process that is not the lock's owner: same PID, another start time (PID reuse).
+      const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      cleanups.push(async () => void other.kill('SIGKILL'));
+      await new Promise((resolve) => other.once('spawn', resolve));
+      const started = (await readFile(`/proc/${other.pid}/stat`, 'utf8').catch(() => undefined))
+        ?.split(') ')[1]
+        ?.split(' ')[19];
+      await writeFile(`${dataDir}.lock`, `${other.pid} ${Number(started ?? 0) + 1}`);
+      const store = await openStore({ dataDir });
+      expect(await store.ping()).toBe(true);
+      await store.close();
+      // The same live process with its real start time does own the directory: refused.
+      if (started !== undefined) {
+        await writeFile(`${dataDir}.lock`, `${other.pid} ${started}`);
+        await expect(openStore({ dataDir })).rejects.toThrow(new RegExp(`in use by process ${other.pid}`));
+      }
+    },
+  );
 
   it('survives SIGKILL: committed work is there after restart, and the live process kept others out', async () => {
     const dataDir = await tempDataDir();

@@ -9,4 +9,5 @@ export {
 export { BACKENDS, type BackendName, dropSchema, freshSchema, TEST_DATABASE_URL } from './databases.js';
 export { type ExternalService, startExternalService } from './external-service.js';
 export { orderRequest } from './orders.js';
+export { pgbouncerAvailable, type RunningPgBouncer, startPgBouncer } from './pgbouncer.js';
 export { waitFor } from './wait.js';

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { freeBytes, MIN_FREE_BYTES, translatePgliteFault } from './pglite-faults.js';
 import { scopedTransactionClient } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
@@ -20,10 +21,19 @@ function toResult<R>(result: Results): QueryResult<R> {
 
 function wrap(db: PGlite | Transaction): TransactionClient {
   return {
-    query: async <R>(sql: string, params?: readonly unknown[]) =>
-      toResult<R>(await db.query(sql, params as unknown[] | undefined)),
+    query: async <R>(sql: string, params?: readonly unknown[]) => {
+      try {
+        return toResult<R>(await db.query(sql, params as unknown[] | undefined));
+      } catch (err) {
+        throw translatePgliteFault(err);
+      }
+    },
     exec: async (sql: string) => {
-      await db.exec(sql);
+      try {
+        await db.exec(sql);
+      } catch (err) {
+        throw translatePgliteFault(err);
+      }
     },
   };
 }
@@ -54,16 +64,26 @@ export async function createPgliteExecutor(options: PgliteExecutorOptions): Prom
     dialect: 'pglite',
     location: 'dataDir' in options ? options.dataDir : 'memory://',
     query: outer.query,
+    async writable() {
+      if (!('dataDir' in options)) return true;
+      const free = await freeBytes(options.dataDir);
+      return free === undefined || free >= MIN_FREE_BYTES;
+    },
     transaction: <T>(work: (tx: TransactionClient) => Promise<T>) =>
-      db.transaction(async (tx) => {
-        // PGlite's own `tx` keeps working after a ROLLBACK (outside any transaction): ours does not.
-        const scoped = scopedTransactionClient(wrap(tx));
-        try {
-          return await work(scoped);
-        } finally {
-          scoped.end();
-        }
-      }),
+      db
+        .transaction(async (tx) => {
+          // PGlite's own `tx` keeps working after a ROLLBACK (outside any transaction): ours does not.
+          const scoped = scopedTransactionClient(wrap(tx));
+          try {
+            return await work(scoped);
+          } finally {
+            scoped.end();
+          }
+        })
+        // BEGIN and COMMIT run inside PGlite: a disk failure there is a 503 too.
+        .catch((err: unknown) => {
+          throw translatePgliteFault(err);
+        }),
     async close() {
       if (closed) return;
       closed = true;

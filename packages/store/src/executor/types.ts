@@ -31,5 +31,7 @@ export interface SqlExecutor extends Queryable {
    * when it throws (the error is rethrown). Not re-entrant.
    */
   transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T>;
+  /** False when writes cannot succeed now (an embedded database's disk is full); for readiness. */
+  writable?(): Promise<boolean>;
   close(): Promise<void>;
 }
