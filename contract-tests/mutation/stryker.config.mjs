@@ -12,7 +12,14 @@ export default {
   vitest: { configFile: 'mutation/vitest.config.ts', related: false },
   mutate: sample
     ? [`${market}/webhook.ts:40-70`]
-    : [`${market}/market.ts`, `${market}/webhook.ts`, `${market}/validate.ts`, `${market}/service.ts`, `${market}/offers.ts`, `${market}/claims.ts`],
+    : [
+        `${market}/market.ts`,
+        `${market}/webhook.ts`,
+        `${market}/validate.ts`,
+        `${market}/service.ts`,
+        `${market}/offers.ts`,
+        `${market}/claims.ts`,
+      ],
   inPlace: true,
   coverageAnalysis: 'off',
   concurrency: 1,
