@@ -46,9 +46,12 @@ export type {
   CheckStatus,
   ContractCheck,
   ContractReport,
+  MarketCapability,
   TestUser,
 } from './types.js';
+export { MARKET_CAPABILITIES } from './types.js';
 export {
+  CheckNotExercised,
   CheckSkipped,
   ContractViolation,
   isContractViolation,

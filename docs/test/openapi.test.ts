@@ -18,3 +18,20 @@ describe('docs/openapi', () => {
     ).toBe(true);
   });
 });
+
+describe('docs/openapi: tolerant reading (WIRE §6)', () => {
+  it.each(['market-basic.json', 'market-data-sharing.json'])(
+    '%s accepts an order_status outside the six in the status event',
+    (name) => {
+      const doc = documents[name] as unknown as {
+        components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      };
+      const status = doc.components.schemas.OrderStatusUpdatedEvent?.properties.order_status as Record<
+        string,
+        unknown
+      >;
+      expect(status.type).toBe('string');
+      expect(status.enum).toBeUndefined();
+    },
+  );
+});

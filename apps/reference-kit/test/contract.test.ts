@@ -18,6 +18,8 @@ describe('contract suite', () => {
           marketUrl: server.url,
           mode,
           marketToken: server.marketApiToken.reveal(),
+          // This test runs the server on an in-memory store, so a restart would start it empty.
+          lacks: ['restart'],
           bnplCallbackUrl: `${server.publicBaseUrl}${BNPL_COMPLETE_PATH}`,
           sandbox: createHttpSandbox({
             url: server.embedded!.serviceUrl,
@@ -26,7 +28,9 @@ describe('contract suite', () => {
             signingKey: server.keys!.sandboxSigningKey!.reveal(),
           }),
         });
-        const notPassed = report.results.filter((r) => r.status !== 'pass');
+        const notPassed = report.results.filter(
+          (r) => r.status !== 'pass' && !(r.status === 'not-exercised' && r.lacks?.declared),
+        );
         expect(notPassed.map((r) => `${r.id} [${r.status}]: ${r.message}`)).toEqual([]);
         expect(report.summary.passed).toBeGreaterThan(10);
       } finally {

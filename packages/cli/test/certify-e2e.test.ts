@@ -35,6 +35,9 @@ it('prints the configuration, waits for the market started with it, certifies it
       report,
       '--timeout',
       '60',
+      // The market here keeps its state in memory: it lacks restarts on purpose.
+      '--lacks',
+      'restart',
     ],
     { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } },
   );

@@ -28,6 +28,9 @@ async function certifyArgs(mode: string, extra: string[] = []) {
       mode,
       '--sandbox-port',
       String(sandboxPort),
+      // The markets here keep their state in memory: they lack restarts on purpose.
+      '--lacks',
+      'restart',
       ...extra,
     ],
   };

@@ -10,7 +10,8 @@ describe('bnpl-kit sandbox', () => {
       // The market must verify for exactly the registered URL: its PUBLIC_BASE_URL comes with it.
       expect(printed).toMatch(/^export PUBLIC_BASE_URL=http:\/\/127\.0\.0\.1:9 {3}# /m);
       expect(printed).toMatch(/SERVICE_PUBLIC_KEY=[A-Za-z0-9_-]{43}\n/);
-      expect(printed).toMatch(/APP_SIGNING_KEY=[A-Za-z0-9_-]{43} /);
+      // PKCS#8 (WIRE §7, §8): the PEM body on one line, not a raw seed.
+      expect(printed).toMatch(/APP_SIGNING_KEY=MC4CAQAwBQYDK2VwBCIEI[A-Za-z0-9+/=]{43,} /);
       expect(printed).toContain(`${url}/sandbox/state`);
       const state = (await (await fetch(`${url}/sandbox/state`)).json()) as {
         organizations: { id: string; webhook_urls: string[]; public_key: string }[];

@@ -9,6 +9,7 @@
  * Keys come from `--config` (e.g. a file written earlier by `--save-config`) or flags, and are
  * generated otherwise, so a market that is already configured can be certified again without a restart.
  */
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   type Certification,
@@ -17,6 +18,8 @@ import {
   checksFor,
   formatReport,
   formatTextReport,
+  MARKET_CAPABILITIES,
+  type MarketCapability,
   reportFormatFor,
   runContractSuite,
   startCertification,
@@ -49,6 +52,46 @@ interface CertifyFlags {
   deadline?: number;
   /** Seconds per HTTP request to the market. */
   requestTimeout: number;
+  /** Seed of the generated cases (default BNPL_CERTIFY_SEED, else fixed). */
+  seed?: number;
+  /** A shell command that restarts the market (certify then waits for it to answer again). */
+  restartCommand?: string;
+  /** Capabilities the market declares it lacks. */
+  lacks?: MarketCapability[];
+}
+
+function seedNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new InvalidArgumentError('not an integer seed');
+  return value;
+}
+
+function capabilities(text: string, previous: MarketCapability[] = []): MarketCapability[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of names)
+    if (!(name in MARKET_CAPABILITIES))
+      throw new InvalidArgumentError(
+        `unknown capability ${name} (known: ${Object.keys(MARKET_CAPABILITIES).join(', ')})`,
+      );
+  return [...previous, ...(names as MarketCapability[])];
+}
+
+/** Runs `command` in a shell and waits until the market answers `probe` again. */
+function restarter(command: string, probe: string, timeoutMs: number, io: CliIO): () => Promise<void> {
+  return async () => {
+    io.stderr(`Restarting the market: ${command}\n`);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(command, { shell: true, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('error', reject);
+      child.on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`--restart-command exited with ${code}`)),
+      );
+    });
+    await waitForHttp(probe, { timeoutMs, what: `the market to answer at ${probe} after the restart` });
+  };
 }
 
 function httpUrl(text: string): string {
@@ -83,7 +126,13 @@ function exportLines(run: Certification, flags: CertifyFlags): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-const MARKS = { pass: 'ok  ', fail: 'FAIL', skip: 'skip', 'not-run': 'not run' } as const;
+const MARKS = {
+  pass: 'ok  ',
+  fail: 'FAIL',
+  skip: 'skip',
+  'not-run': 'not run',
+  'not-exercised': 'not exercised',
+} as const;
 
 /** One line per check on stderr, so a slow or hanging market shows where it is. */
 function progress(io: CliIO) {
@@ -135,6 +184,11 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       ...progress(io),
       requestTimeoutMs: flags.requestTimeout * 1000,
       allowSkips: flags.allowSkips === true,
+      ...(flags.seed !== undefined && { seed: flags.seed }),
+      ...(flags.lacks && { lacks: flags.lacks }),
+      ...(flags.restartCommand && {
+        restartMarket: restarter(flags.restartCommand, probe, flags.timeout * 1000, io),
+      }),
       ...(deadlineAt !== undefined && { deadlineAt }),
     });
     const color = io === processIO && process.stdout.isTTY === true && !('NO_COLOR' in process.env);
@@ -144,10 +198,12 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       io.stderr(`Report written to ${flags.report}\n`);
     }
     if (!report.ok) {
-      const { failed, skipped, notRun } = report.summary;
+      const { failed, skipped, notRun, notExercised } = report.summary;
       const why = [
         failed > 0 && `${failed} check(s) failed`,
         notRun > 0 && `${notRun} check(s) not run`,
+        notExercised > 0 &&
+          `${notExercised} check(s) not exercised (declare a missing capability with --lacks)`,
         skipped > 0 &&
           !report.allowSkips &&
           `${skipped} check(s) skipped (INCOMPLETE; --allow-skips accepts that)`,
@@ -200,5 +256,19 @@ export const certifyCommand: CommandModule = (program, io) => {
       whole('seconds'),
     )
     .option('--request-timeout <seconds>', 'per HTTP request to the market', whole('seconds'), 10)
+    .option(
+      '--seed <n>',
+      'seed of the generated cases (default BNPL_CERTIFY_SEED, else a fixed one)',
+      seedNumber,
+    )
+    .option(
+      '--restart-command <command>',
+      'shell command that restarts the market, so certify can check what survives a restart',
+    )
+    .option(
+      '--lacks <capabilities>',
+      `capabilities the market lacks on purpose, comma-separated (${Object.keys(MARKET_CAPABILITIES).join(', ')}): their checks are "not exercised" without failing the run`,
+      capabilities,
+    )
     .action((flags: CertifyFlags) => certify(flags, io));
 };

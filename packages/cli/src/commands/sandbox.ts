@@ -4,7 +4,7 @@
  * admin API is, then serves until interrupted.
  */
 import { readFile } from 'node:fs/promises';
-import { base64UrlEncode } from '@bnpl-kit/core/wire';
+import { seedToPkcs8Pem } from '@bnpl-kit/core/wire';
 import {
   createPersistentSandbox,
   DEFAULT_ORGANIZATION_ID,
@@ -61,7 +61,12 @@ async function prepare(flags: SandboxFlags): Promise<Prepared> {
   if (kept) options.signingKey ??= kept.webhookSigningKey;
   let generatedSigningKey: string | undefined;
   if (!options.organizations || options.organizations.length === 0) {
-    generatedSigningKey = kept?.appSigningKey ?? base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
+    // WIRE §7/§8: APP_SIGNING_KEY is PKCS#8, printed as its PEM body on one line.
+    generatedSigningKey =
+      kept?.appSigningKey ??
+      seedToPkcs8Pem(crypto.getRandomValues(new Uint8Array(32)))
+        .replace(/-----[A-Z ]+-----/g, '')
+        .replace(/\s+/g, '');
     options.organizations = [{ id: DEFAULT_ORGANIZATION_ID, signingKey: generatedSigningKey }];
   }
   const [first, ...rest] = options.organizations;

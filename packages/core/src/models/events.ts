@@ -57,8 +57,11 @@ export const disbursementRequirementUpdatedCodec = wireObject({
   isFulfilled: field('is_fulfilled', z.boolean()),
 });
 
-/** The same event with `order_status` read as any non-empty text, to tell unknown statuses apart. */
-const orderStatusUpdatedTolerantCodec = wireObject({
+/**
+ * The same event with `order_status` read as any non-empty text, to tell unknown statuses apart. It
+ * is also what the OpenAPI documents publish (WIRE §6: a receiver must accept unknown statuses).
+ */
+export const orderStatusUpdatedTolerantCodec = wireObject({
   type: field('type', z.literal(EVENT_TYPES.orderStatusUpdated)),
   orderId: field('order_id', id),
   orderStatus: field('order_status', z.string().min(1).max(64)),

@@ -11,7 +11,7 @@ import {
   disputeStatusUpdatedCodec,
   EVENT_TYPES,
   offerTransactionStatusUpdatedCodec,
-  orderStatusUpdatedCodec,
+  orderStatusUpdatedTolerantCodec,
 } from '../models/events.js';
 import {
   disburseRequestCodec,
@@ -123,8 +123,8 @@ function eventSchemas(set: SchemaSet) {
   return {
     [EVENT_TYPES.orderStatusUpdated]: set.ref(
       'OrderStatusUpdatedEvent',
-      orderStatusUpdatedCodec.schema,
-      'A status outside the six is acknowledged and handed to onUnknownEvent (WIRE §6)',
+      orderStatusUpdatedTolerantCodec.schema,
+      'order_status is one of PENDING, APPROVED, DISBURSING, CANCELING, PAID, CANCELED (matched case-insensitively), or a status the service added later: that one is acknowledged, recorded and handed to onUnknownEvent, never refused (WIRE §6)',
     ),
     [EVENT_TYPES.offerTransactionStatusUpdated]: set.ref(
       'OfferTransactionStatusUpdatedEvent',
