@@ -10,6 +10,7 @@ import { apiReferenceRoutes } from './api-reference.js';
 import type { ServerConfig } from './config.js';
 import { type DemoUserDeps, demoUsersBody } from './demo-user.js';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
+import { errorCatalogueRoutes } from './error-pages.js';
 import { loadFramework } from './frameworks.js';
 import type { HttpServer } from './http-server.js';
 import { createOwnRoutes } from './own-routes.js';
@@ -34,7 +35,11 @@ export async function installFramework(input: {
       serverUrl: publicBaseUrl,
     });
   };
-  const own = { ...createOwnRoutes(input.store, input.state, input.demo), ...apiReferenceRoutes(openApi) };
+  const own = {
+    ...createOwnRoutes(input.store, input.state, input.demo),
+    ...apiReferenceRoutes(openApi),
+    ...errorCatalogueRoutes(),
+  };
   const start = await loadFramework(config.framework);
   input.http.setApp(start(input.market, own, input.logger));
 }
