@@ -106,7 +106,7 @@ function dataSharingSteps(): string[] {
     'curl -s -X POST $SANDBOX/orders/$ORDER/ready | json order_status',
     'wait_status $ORDER PAID',
     'webhooks $ORDER',
-    'curl -s $SANDBOX/disbursements | json disbursements',
+    'curl -s "$SANDBOX/disbursements?order_id=$ORDER" | json disbursements   # exactly one for this order',
     '',
     '# 5. Another order, approved, then cancelled by the market’s backend:',
     createOrder('ORDER2', 'demo-cancel'),
