@@ -90,6 +90,7 @@ describe('demo shop, basic mode, in Chromium', () => {
         expect(offers, userId).toEqual(['sandbox-pay-in-3']);
         await expect(frame.locator('.unlocked').count()).resolves.toBe(0);
         expect(await frame.locator('#shared').isHidden()).toBe(true);
+        // biome-ignore lint/performance/useDomNodeTextContent: what a person sees, hidden steps excluded
         const visible = await frame.locator('body').innerText();
         expect(visible, userId).not.toMatch(/shared|loyalty/i);
         await expect(frame.locator('#offer h2').textContent()).resolves.toBe(

@@ -39,6 +39,7 @@ function apiKey(input: WalkthroughInput): string {
   if (input.apiKey !== undefined || input.serviceUrl === undefined) {
     return secret('APP_API_KEY', input.apiKey, input.keyFile);
   }
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, printed as it is
   return '"${APP_API_KEY:?export APP_API_KEY as bnpl-kit sandbox printed it}"';
 }
 
