@@ -1,20 +1,45 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import TimingsReporter from './vitest.timings.ts';
 
 // Workspace packages export a "source" condition that points at src/, so tests run against the
 // TypeScript sources and never wait for a build (tRPC does the same with aliases). Only "source"
 // and "node" are added for SSR: Vitest hands these to Node as --conditions, and an "import"
 // condition there makes CJS packages such as pg load the wrong build.
-export default defineConfig({
+const shared = defineConfig({
   resolve: { conditions: ['source', 'import', 'module', 'default'] },
   ssr: { resolve: { conditions: ['source', 'node'] } },
   test: {
-    // Generous, not tight: many tests start real servers, databases and browsers, and the CI
-    // machine runs every package's suite at once on two shared cores, where a test that takes 20 s
-    // alone took 80 s (a restart test with two PGlite starts) and five README commands took over
-    // 120 s. A timeout here only says "hung"; no test relies on it for timing, so no test sets a
-    // shorter one of its own.
+    // For integration packages (real servers, databases, browsers, child processes): generous, not
+    // tight, because CI runs every package's suite at once on two shared cores, where a test that
+    // takes 20 s alone took 80 s (a restart test with two PGlite starts) and five README commands
+    // took over 120 s. A timeout only says "hung"; no test relies on it for timing. Unit packages
+    // use `unitConfig` below instead, so that a hang there shows in seconds.
     testTimeout: 240_000,
     hookTimeout: 240_000,
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // Every run also leaves each file's time in the package's node_modules, which `pnpm bench
+    // test-suite` reads for the slowest files (the console output is unchanged).
+    reporters: ['default', new TimingsReporter()],
   },
 });
+
+export default shared;
+
+/**
+ * Packages whose tests run in-process, without databases, browsers or child processes (in-process
+ * HTTP servers on 127.0.0.1 at most): 30 s per test and hook, 10 times what their slowest test
+ * took with every package's suite running at once on two shared cores. A test doing thousands of
+ * CPU-bound operations on purpose (property tests) says so with its own, longer timeout.
+ */
+export const unitConfig = mergeConfig(
+  shared,
+  defineConfig({ test: { testTimeout: 30_000, hookTimeout: 30_000 } }),
+);
+
+/**
+ * Unit packages whose files share no global state (no module mocks, no globals replaced, fake
+ * timers and spies restored by the test that set them): their files run one after another in the
+ * same worker, so Node, vitest and the package's modules load once per worker instead of once per
+ * file, which was most of these packages' time (repo-checks: 11.9 → 7.2 CPU-seconds).
+ */
+export const sharedWorkerUnitConfig = mergeConfig(unitConfig, defineConfig({ test: { isolate: false } }));

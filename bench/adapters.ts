@@ -26,13 +26,12 @@ import { fileURLToPath } from 'node:url';
 import {
   createKeyring,
   createMarket,
-  createMemoryStore,
   type Keyring,
   type ServiceClient,
   silentLogger,
   verifyWebhook,
 } from '@bnpl-kit/core';
-import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import { createMemoryStore, generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
 import { type BenchModule, formatRate, median, printTable } from './harness.js';
 import { load as loadPath } from './http-child.js';
 import { serveForParent } from './servers/child.js';

@@ -11,6 +11,7 @@ const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   'webhook-pg-scale': () => import('./webhook-pg-scale.js'),
   'orders-pg': () => import('./orders-pg.js'),
   coldstart: () => import('./coldstart.js'),
+  'test-suite': () => import('./test-suite.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -8,9 +8,17 @@ import { expectNoInternals } from './expect.js';
 import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
+import { checkSeed, DEFAULT_SEED } from './support/generated.js';
 import { hasCommitments, parseDemoUsers } from './support/users.js';
-import type { CheckContext, CheckResult, ContractCheck, ContractReport, TestUser } from './types.js';
-import { CheckSkipped, ContractViolation, PrerequisiteFailed } from './violation.js';
+import type {
+  CheckContext,
+  CheckResult,
+  ContractCheck,
+  ContractReport,
+  MarketCapability,
+  TestUser,
+} from './types.js';
+import { CheckNotExercised, CheckSkipped, ContractViolation, PrerequisiteFailed } from './violation.js';
 
 export interface ContractSuiteOptions {
   /** The market's base URL, without the `/v1` prefix. */
@@ -51,6 +59,12 @@ export interface ContractSuiteOptions {
   deadlineAt?: number;
   /** A skipped check does not fail the run (it still makes the report INCOMPLETE). Default false. */
   allowSkips?: boolean;
+  /** Seed of the generated cases; default BNPL_CERTIFY_SEED, else a fixed one (printed in the report). */
+  seed?: number;
+  /** Restarts the market and resolves once it answers again (certify's `--restart-command`). */
+  restartMarket?: () => Promise<void>;
+  /** Capabilities the market declares it lacks: their "not exercised" verdicts do not fail the run. */
+  lacks?: readonly MarketCapability[];
   /** IDs of checks that failed earlier in this run (`runContractSuite` keeps it), for "not run (needs …)". */
   failedChecks?: ReadonlySet<string>;
 }
@@ -65,7 +79,19 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function createCheckContext(options: ContractSuiteOptions, http: ContractHttp, id = runId()): CheckContext {
+/** The run's seed: the option, else BNPL_CERTIFY_SEED, else the fixed default. */
+export function runSeed(options: Pick<ContractSuiteOptions, 'seed'>): number {
+  if (options.seed !== undefined) return options.seed;
+  const fromEnv = Number(globalThis.process?.env?.BNPL_CERTIFY_SEED);
+  return Number.isSafeInteger(fromEnv) && globalThis.process?.env?.BNPL_CERTIFY_SEED ? fromEnv : DEFAULT_SEED;
+}
+
+function createCheckContext(
+  options: ContractSuiteOptions,
+  http: ContractHttp,
+  check: Pick<ContractCheck, 'id'>,
+  id = runId(),
+): CheckContext {
   const paths = { ...DEFAULT_PATHS, ...options.paths };
   const marketUrl = trimSlash(options.marketUrl);
   const url = (path: string) => `${marketUrl}${paths.prefix}${path}`;
@@ -88,6 +114,8 @@ function createCheckContext(options: ContractSuiteOptions, http: ContractHttp, i
     toleranceSeconds: options.toleranceSeconds ?? 300,
     maxBodyBytes: options.maxBodyBytes ?? 256 * 1024,
     bnplCallbackUrl: options.bnplCallbackUrl,
+    seed: checkSeed(runSeed(options), check.id),
+    restartMarket: options.restartMarket,
     url,
     unique: (prefix) => `${prefix}-${id}-${(counter++).toString(36)}`,
     users,
@@ -98,6 +126,9 @@ function createCheckContext(options: ContractSuiteOptions, http: ContractHttp, i
     },
     skip(reason): never {
       throw new CheckSkipped(reason);
+    },
+    notExercised(capability, why): never {
+      throw new CheckNotExercised(capability, why);
     },
     advise(note) {
       // Kept with the check's HTTP record, where the runner collects advice from.
@@ -151,7 +182,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.requestTimeoutMs && { timeoutMs: options.requestTimeoutMs }),
   });
-  const ctx = createCheckContext(options, http);
+  const ctx = createCheckContext(options, http, check);
   const left = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now();
   const timeoutMs = Math.max(1, Math.min(options.checkTimeoutMs ?? 60_000, left));
   const started = performance.now();
@@ -181,6 +212,17 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
   } catch (error) {
     const durationMs = performance.now() - started;
     if (error instanceof CheckSkipped) return { ...base, status: 'skip', durationMs, message: error.reason };
+    if (error instanceof CheckNotExercised) {
+      const declared = options.lacks?.includes(error.capability) ?? false;
+      return {
+        ...base,
+        status: 'not-exercised',
+        durationMs,
+        message: `not exercised: ${error.reason}${declared ? ` (the market declares it lacks ${error.capability})` : ` (declare it with --lacks ${error.capability} if the market lacks it on purpose)`}`,
+        lacks: { capability: error.capability, declared },
+        ...advisories(),
+      };
+    }
     if (
       error instanceof PrerequisiteFailed &&
       error.prerequisite !== check.id &&
@@ -238,9 +280,11 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
     failed: count('fail'),
     skipped: count('skip'),
     notRun: count('not-run'),
+    notExercised: count('not-exercised'),
   };
   const allowSkips = options.allowSkips ?? false;
   const complete = summary.skipped === 0 && summary.notRun === 0;
+  const undeclared = results.some((r) => r.status === 'not-exercised' && r.lacks?.declared !== true);
   return {
     marketUrl: trimSlash(options.marketUrl),
     mode: options.mode,
@@ -250,6 +294,8 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
     summary,
     complete,
     allowSkips,
-    ok: summary.failed === 0 && summary.notRun === 0 && (allowSkips || summary.skipped === 0),
+    seed: runSeed(options),
+    lacks: [...(options.lacks ?? [])],
+    ok: summary.failed === 0 && summary.notRun === 0 && !undeclared && (allowSkips || summary.skipped === 0),
   };
 }

@@ -49,11 +49,38 @@ export interface CheckContext {
   users(): Promise<TestUser[]>;
   /** The claims the market stored for a user, commitments included, or undefined when not observable. */
   storedClaims(user: TestUser): Promise<ClaimObject | undefined>;
+  /**
+   * The seed of this check's generated cases (fast-check): the run's seed mixed with the check ID,
+   * so a failure replays with the same `--seed` (support/generated.ts).
+   */
+  readonly seed: number;
+  /**
+   * Restarts the market (certify's `--restart-command`), resolving once it answers again; undefined
+   * when the run was given no way to restart it.
+   */
+  readonly restartMarket: (() => Promise<void>) | undefined;
   /** Ends the check as skipped: a capability it needs is not available. */
   skip(reason: string): never;
+  /**
+   * Ends the check as "not exercised": the market's code path the check is about was never reached
+   * (the market lacks `capability`, e.g. `auto-disbursement`), so nothing was proven. Strict runs
+   * fail on it unless the market declares that capability missing (`--lacks <capability>`).
+   */
+  notExercised(capability: MarketCapability, why: string): never;
   /** Notes advice in the report without failing (e.g. a rule that was not observable for this market). */
   advise(note: string): void;
 }
+
+/**
+ * What a market may lack, each making some checks "not exercised": a market declares the ones it
+ * lacks (`--lacks`), so that a strict run accepts those verdicts.
+ */
+export const MARKET_CAPABILITIES = {
+  restart: 'certify can restart the market (--restart-command), to see what survives a restart',
+  'stored-commitments':
+    'the market exposes the claims it stored with their commitments (demo-user "claims", or the storedClaims option)',
+} as const;
+export type MarketCapability = keyof typeof MARKET_CAPABILITIES;
 
 export interface ContractCheck {
   /** Stable, dotted: `area.subject[.case]`. Reports and `--only` name checks by it. */
@@ -62,14 +89,21 @@ export interface ContractCheck {
   modes: readonly IntegrationMode[];
   /** The part of the specification enforced: `WIRE §4`, `spec: Authentication`. */
   spec: string;
+  /**
+   * The rules of docs/protocol.md this check exercises (`R-WH-04`): at least one, each written there.
+   * docs/conformance-matrix.md is generated from them (contract-tests/test/rule-matrix.test.ts).
+   */
+  rules: readonly string[];
   run(ctx: CheckContext): Promise<void>;
 }
 
 /**
  * `skip`: a capability the check needs is missing (the market must expose it; a skip fails the run
  * unless skips are allowed). `not-run`: a prerequisite check failed, or the run's deadline passed.
+ * `not-exercised`: the check ran but the market's path it is about was never reached (see
+ * `CheckContext.notExercised`); it fails a strict run unless the capability is declared lacking.
  */
-export type CheckStatus = 'pass' | 'fail' | 'skip' | 'not-run';
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'not-run' | 'not-exercised';
 
 export interface CheckResult {
   id: string;
@@ -83,6 +117,8 @@ export interface CheckResult {
   needs?: string;
   /** Advice that is not a failure, e.g. the kit's problem vocabulary not used (WIRE §2). */
   advisories?: string[];
+  /** For `not-exercised`: the capability the market lacks, and whether it declared so. */
+  lacks?: { capability: MarketCapability; declared: boolean };
 }
 
 export interface ContractReport {
@@ -91,11 +127,25 @@ export interface ContractReport {
   startedAt: string;
   durationMs: number;
   results: CheckResult[];
-  summary: { total: number; passed: number; failed: number; skipped: number; notRun: number };
+  summary: {
+    total: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    notRun: number;
+    notExercised: number;
+  };
+  /** The seed of the generated cases (`--seed` / BNPL_CERTIFY_SEED replays them). */
+  seed: number;
+  /** Capabilities the market declared it lacks (`--lacks`). */
+  lacks: MarketCapability[];
   /** Every check ran (none skipped or not run). */
   complete: boolean;
   /** Skips were allowed for this run (`--allow-skips`). */
   allowSkips: boolean;
-  /** No check failed, and the run is complete unless skips were allowed. */
+  /**
+   * No check failed, and the run is complete unless skips were allowed; every "not exercised"
+   * verdict is for a capability the market declared lacking.
+   */
   ok: boolean;
 }

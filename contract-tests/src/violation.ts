@@ -4,6 +4,7 @@
  * to start fixing. `CheckSkipped` is not a failure: a capability the check needs is missing.
  */
 import { describeExchange, type HttpExchange } from './http.js';
+import type { MarketCapability } from './types.js';
 
 export interface ViolationDetails {
   /** What a correct market does, e.g. "401 problem+json for a webhook signed 10 min ago". */
@@ -66,5 +67,16 @@ export class PrerequisiteFailed extends Error {
     this.name = 'PrerequisiteFailed';
     this.prerequisite = prerequisite;
     this.violation = violation;
+  }
+}
+
+/** Thrown by `ctx.notExercised`: the market's path the check is about was never reached. */
+export class CheckNotExercised extends Error {
+  constructor(
+    readonly capability: MarketCapability,
+    readonly reason: string,
+  ) {
+    super(`not exercised: ${reason}`);
+    this.name = 'CheckNotExercised';
   }
 }

@@ -25,7 +25,7 @@ function check(
   run: (ctx: CheckContext) => Promise<void>,
   modes: ContractCheck['modes'] = ['basic'],
 ): ContractCheck {
-  return { id, title: `check ${id}`, modes, spec: 'WIRE §4', run };
+  return { id, title: `check ${id}`, modes, spec: 'WIRE §4', rules: ['R-WH-13'], run };
 }
 
 function exchange(status: number, contentType: string, body: unknown): HttpExchange {

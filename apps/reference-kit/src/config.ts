@@ -4,6 +4,8 @@
  * Every problem is collected and reported at once, by variable name, and secrets stay `Secret`s.
  */
 import { type FieldIssue, type IntegrationMode, type KitConfig, KitError, loadConfig } from '@bnpl-kit/core';
+import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
+import { retentionWindowMs } from '@bnpl-kit/store/worker';
 import { z } from 'zod';
 
 export const FRAMEWORK_NAMES = ['express', 'koa', 'hono'] as const;
@@ -25,10 +27,18 @@ export interface ServerConfig extends KitConfig {
   logLevel: string;
   /** How long a worker holds a claimed job before another worker may take it over (crash recovery). */
   jobLeaseMs: number;
+  /** Reconciliation (`RECONCILIATION`, default on): asks the service about orders whose webhooks never came. */
+  reconciliation: { afterMs: number; everyMs: number } | false;
+  /** Finished jobs and processed event IDs are deleted after this (`RETENTION_DAYS`, default 7). */
+  retentionMs: number;
   /** Longest wait for a request's headers (`HEADERS_TIMEOUT_MS`, default 10 s); then 408. */
   headersTimeoutMs: number;
   /** Longest wait for a whole request, body included (`REQUEST_TIMEOUT_MS`, default 30 s); then 408. */
   requestTimeoutMs: number;
+  /** A connection with no request in flight, silent this long, is closed (`IDLE_TIMEOUT_MS`). */
+  idleTimeoutMs: number;
+  /** Open connections beyond this are closed on arrival (`MAX_CONNECTIONS`). */
+  maxConnections: number;
   /** PostgreSQL: connection timeout (`DATABASE_CONNECT_TIMEOUT_MS`, default 5 s). */
   databaseConnectTimeoutMs: number;
   /** PostgreSQL: statement timeout (`DATABASE_STATEMENT_TIMEOUT_MS`, default 15 s). */
@@ -64,10 +74,37 @@ const serverEnvSchema = z.object({
   // Timeouts chosen for an API, not Node's defaults (300 s for a whole request): a client that
   // trickles its headers or body is answered 408 and the connection is freed.
   HEADERS_TIMEOUT_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(10_000),
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.headersTimeoutMs),
   ),
   REQUEST_TIMEOUT_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(100).max(600_000).default(30_000),
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.requestTimeoutMs),
+  ),
+  IDLE_TIMEOUT_MS: optional.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(RECOMMENDED_SERVER_LIMITS.idleTimeoutMs),
+  ),
+  // Under the process's open-file limit, with room for the database, the logs and the sandbox.
+  MAX_CONNECTIONS: optional.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(RECOMMENDED_SERVER_LIMITS.maxConnections),
   ),
   DATABASE_CONNECT_TIMEOUT_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(600_000).default(5_000),
@@ -78,7 +115,32 @@ const serverEnvSchema = z.object({
   JOB_LEASE_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
   ),
+  RECONCILIATION: optional.pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
+  RECONCILE_AFTER_MS: optional.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(1_000)
+      .max(30 * 86_400_000)
+      .default(10 * 60_000),
+  ),
+  RECONCILE_EVERY_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(1_000).max(86_400_000).default(60_000),
+  ),
+  RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().positive().max(3_650).default(7)),
 });
+
+const DAY_MS = 86_400_000;
+
+/** A retention inside the webhook replay window would forget event IDs the service may still send. */
+function retentionProblem(days: number, toleranceSeconds: number | undefined): FieldIssue | undefined {
+  try {
+    retentionWindowMs({ afterMs: days * DAY_MS, webhookToleranceSeconds: toleranceSeconds });
+    return undefined;
+  } catch (error) {
+    return { path: 'RETENTION_DAYS', message: (error as Error).message };
+  }
+}
 
 function issuesOf(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
@@ -128,6 +190,10 @@ export function loadServerConfig(
       problems.push({ path: 'APP_SIGNING_KEY', message: 'is required when SERVICE_API_URL is set' });
     }
   }
+  if (server.success) {
+    const problem = retentionProblem(server.data.RETENTION_DAYS, kit?.webhookToleranceSeconds);
+    if (problem) problems.push(problem);
+  }
   if (problems.length > 0 || kit === undefined || !server.success) {
     const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
     throw new KitError('misconfigured', `Invalid configuration: ${list}`, { errors: dedupe(problems) });
@@ -142,8 +208,13 @@ export function loadServerConfig(
     databaseSchema: s.DATABASE_SCHEMA,
     logLevel: s.LOG_LEVEL,
     jobLeaseMs: s.JOB_LEASE_MS,
+    reconciliation:
+      s.RECONCILIATION === 'on' ? { afterMs: s.RECONCILE_AFTER_MS, everyMs: s.RECONCILE_EVERY_MS } : false,
+    retentionMs: s.RETENTION_DAYS * DAY_MS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(s.REQUEST_TIMEOUT_MS, s.HEADERS_TIMEOUT_MS),
+    idleTimeoutMs: s.IDLE_TIMEOUT_MS,
+    maxConnections: s.MAX_CONNECTIONS,
     databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_MS,
     embeddedSandbox: embedded,

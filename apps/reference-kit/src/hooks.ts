@@ -16,8 +16,8 @@ import {
   type WebhookHookInput,
 } from '@bnpl-kit/core';
 import type { Store, StoreTransaction, UserRecord } from '@bnpl-kit/store';
+import { enqueueDisbursement } from '@bnpl-kit/store/worker';
 import { authenticateMarketSystem, authenticateSessionUser } from './auth.js';
-import { enqueueDisbursement } from './disbursement.js';
 import type { DisbursementInvoiceSource } from './invoice.js';
 
 export interface HookDeps {

@@ -7,7 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MarketLogger } from '@bnpl-kit/core';
-import { answerClientError, handleNodeRequest } from '@bnpl-kit/core/node';
+import {
+  handleNodeRequest,
+  hardenServer,
+  RECOMMENDED_SERVER_LIMITS,
+  type ServerLimits,
+} from '@bnpl-kit/core/node';
 import type { Sandbox } from '@bnpl-kit/sandbox';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
 import type { NodeListener } from './frameworks.js';
@@ -64,20 +69,14 @@ export interface FetchApp {
   ownsPath(path: string): boolean;
 }
 
-export interface HttpTimeouts {
-  /** Headers not complete by then: 408. */
-  headersTimeoutMs: number;
-  /** Whole request (headers and body) not received by then: 408. At least `headersTimeoutMs`. */
-  requestTimeoutMs: number;
-}
-
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
+/** Timeouts and the connection cap of the reference servers: core's recommended settings. */
+export type HttpLimits = Partial<ServerLimits>;
 
 export function createHttpServer(
   logger: MarketLogger,
   /** Called after each response, e.g. to wake the job worker after a webhook. */
   afterResponse?: (path: string, status: number, req: IncomingMessage) => void,
-  timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS,
+  limits: HttpLimits = RECOMMENDED_SERVER_LIMITS,
 ): HttpServer {
   let app: NodeListener | undefined;
   let sandbox: Sandbox | undefined;
@@ -110,22 +109,13 @@ export function createHttpServer(
       res.end(JSON.stringify({ title: 'Starting', status: 503, detail: 'The server is starting' }));
     }
   });
-  // Chosen for an API rather than Node's 300 s: a client trickling its headers or body is answered
-  // 408 and its connection freed. Node checks both on this interval (30 s by default, which would
-  // double them); all three are read when the server starts listening.
-  server.headersTimeout = timeouts.headersTimeoutMs;
-  server.requestTimeout = Math.max(timeouts.requestTimeoutMs, timeouts.headersTimeoutMs);
-  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
-    1_000,
-    timeouts.headersTimeoutMs,
-  );
-  // Refused before any handler runs (timeouts, oversized headers, not HTTP): a problem document too.
-  server.on('clientError', (error: Error & { code?: string }, socket) => {
-    logger.info({ code: error.code }, 'connection refused by the HTTP parser');
-    answerClientError(error, socket);
+  // Chosen for an API rather than Node's defaults: trickling headers or bodies get a 408 problem,
+  // silent connections are closed, and a flood of connections cannot exhaust file descriptors.
+  hardenServer(server, {
+    ...limits,
+    onClientError: (error) => logger.info({ code: error.code }, 'connection refused by the HTTP parser'),
+    onConnectionClosed: (reason) => logger.debug({ reason }, 'connection closed'),
   });
-  // Keep-alive sockets should not outlive a shutdown by much.
-  server.keepAliveTimeout = 5_000;
 
   return {
     server,

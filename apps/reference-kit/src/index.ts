@@ -16,14 +16,6 @@ export {
   GOLD_POINTS,
 } from './demo-data.js';
 export { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
-export {
-  DISBURSE_JOB,
-  type DisbursePayload,
-  disburseIdempotencyKey,
-  enqueueDisbursement,
-  PermanentJobFailure,
-  runDisbursement,
-} from './disbursement.js';
 export { type EmbeddedSandbox, SANDBOX_MOUNT } from './embedded-sandbox.js';
 export { type FrameworkStarter, loadFramework } from './frameworks.js';
 export { basicHooks, claimsOfUser, dataSharingHooks, type HookDeps } from './hooks.js';
@@ -39,4 +31,3 @@ export { createLogger, REDACTED_PATHS } from './logger.js';
 export { type RunOptions, runReferenceServer, sandboxBanner } from './main.js';
 export { type ReferenceServer, type StartReferenceServerOptions, startReferenceServer } from './server.js';
 export { startBanner, walkthroughScript } from './walkthrough.js';
-export { createJobWorker, type JobRunner, type JobWorker, type JobWorkerOptions } from './worker.js';

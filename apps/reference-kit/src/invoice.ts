@@ -7,9 +7,7 @@
  */
 import type { Invoice, StoredOrder } from '@bnpl-kit/core';
 
-export type DisbursementInvoiceSource = (
-  order: StoredOrder,
-) => Promise<Invoice | undefined> | Invoice | undefined;
+export type { DisbursementInvoiceSource } from '@bnpl-kit/store/worker';
 
 const MAX_NUMBER = 255;
 

@@ -1,12 +1,14 @@
 /**
  * The market's own routes next to the kit: liveness (`/healthz`: the process answers), readiness
- * (`/readyz`: the database answers and every migration is applied; 503 while shutting down, so a
- * load balancer stops sending traffic before the server stops accepting it), and the page the BNPL
+ * (`/readyz`, the published `readinessResponse`: the database answers, every migration is applied
+ * and the job worker runs; 503 while shutting down, so a load balancer stops sending traffic
+ * before the server stops accepting it), and the page the BNPL
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
 import { KitError } from '@bnpl-kit/core';
 import { unstorableReason } from '@bnpl-kit/core/wire';
 import type { Store } from '@bnpl-kit/store';
+import { type Drain, type JobWorker, readinessResponse } from '@bnpl-kit/store/worker';
 import { completePage, wantsHtml } from './complete-page.js';
 import { DEMO_USER_PATH, type DemoUserDeps, demoUsersBody } from './demo-user.js';
 
@@ -24,7 +26,7 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><re
 
 export function createOwnRoutes(
   store: Store,
-  state: { draining: boolean },
+  health: { drain: Pick<Drain, 'draining'>; worker: Pick<JobWorker, 'state'> },
   demo: DemoUserDeps | undefined,
 ): OwnRoutes {
   const noStore = { 'cache-control': 'no-store' };
@@ -34,16 +36,7 @@ export function createOwnRoutes(
       new Response(FAVICON, {
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
       }),
-    async '/readyz'() {
-      if (state.draining) return Response.json({ status: 'draining' }, { status: 503, headers: noStore });
-      const database = await store.ping();
-      const migrations = database && (await store.migrationsApplied());
-      const ready = database && migrations;
-      return Response.json(
-        { status: ready ? 'ready' : 'not_ready', checks: { database, migrations } },
-        { status: ready ? 200 : 503, headers: noStore },
-      );
-    },
+    '/readyz': () => readinessResponse({ store, drain: health.drain, worker: health.worker }),
     async [BNPL_COMPLETE_PATH](url, accept) {
       const orderId = url.searchParams.get('order_id') ?? '';
       // Looked up in the database: an ID it could not hold is a 400, not a failed query.

@@ -5,6 +5,7 @@
  */
 import type { IntegrationMode, Market, Secret } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
+import type { Drain, JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
 import { apiReferenceRoutes } from './api-reference.js';
 import type { ServerConfig } from './config.js';
@@ -20,7 +21,8 @@ export async function installFramework(input: {
   config: ServerConfig;
   market: Market;
   store: Store;
-  state: { draining: boolean };
+  drain: Drain;
+  worker: JobWorker;
   demo: DemoUserDeps | undefined;
   publicBaseUrl: string;
   logger: Logger;
@@ -36,7 +38,7 @@ export async function installFramework(input: {
     });
   };
   const own = {
-    ...createOwnRoutes(input.store, input.state, input.demo),
+    ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo),
     ...apiReferenceRoutes(openApi),
     ...errorCatalogueRoutes(),
   };

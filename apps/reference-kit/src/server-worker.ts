@@ -1,31 +1,34 @@
 /**
- * The data-sharing server's job worker: it runs the disbursement jobs that readiness webhooks
- * enqueue (basic mode has no jobs: the service disburses by itself).
+ * The reference servers' job worker: the published one (`@bnpl-kit/store/worker`), configured from
+ * the server's configuration. Data-sharing mode runs the disbursement jobs that readiness webhooks
+ * enqueue (basic mode has none: the service disburses by itself); both modes reconcile orders
+ * whose webhooks never arrived and prune finished jobs and processed event IDs.
  */
 import type { ServiceClient } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
+import { createMarketWorker, type DisbursementInvoiceSource, type JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
-import { DISBURSE_JOB, runDisbursement } from './disbursement.js';
-import type { DisbursementInvoiceSource } from './invoice.js';
-import { createJobWorker, type JobRunner, type JobWorker, type JobWorkerOptions } from './worker.js';
+import type { ServerConfig } from './config.js';
 
-export function startDisbursementWorker(input: {
+export function startServerWorker(input: {
+  config: ServerConfig;
   store: Store;
   service: ServiceClient;
   logger: Logger;
   getDisbursementInvoice: DisbursementInvoiceSource;
-  leaseMs: number;
-  /** Polling (tests shorten the idle wait). */
-  polling: Pick<JobWorkerOptions, 'minIdleMs' | 'maxIdleMs'> | undefined;
+  /** Polling and the periodic jobs' clock (tests shorten the idle wait and move the clock). */
+  polling: { minIdleMs?: number; maxIdleMs?: number; now?: () => Date } | undefined;
 }): JobWorker {
-  const { store, service, logger, getDisbursementInvoice } = input;
-  const disburse: JobRunner = (job) =>
-    runDisbursement({ store, service, logger, getDisbursementInvoice }, job as never);
-  const worker = createJobWorker({
-    store,
-    runners: { [DISBURSE_JOB]: disburse },
-    logger,
-    leaseMs: input.leaseMs,
+  const { config } = input;
+  const worker = createMarketWorker({
+    store: input.store,
+    service: input.service,
+    integrationMode: config.integrationMode,
+    logger: input.logger.child({ component: 'worker' }),
+    getDisbursementInvoice: input.getDisbursementInvoice,
+    leaseMs: config.jobLeaseMs,
+    reconciliation: config.reconciliation,
+    retention: { afterMs: config.retentionMs, webhookToleranceSeconds: config.webhookToleranceSeconds },
     ...input.polling,
   });
   worker.start();

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { IntegrationMode, Market, Secret, ServiceClient } from '@bnpl-kit/core';
 import type { SandboxOptions } from '@bnpl-kit/sandbox';
 import type { OpenStoreOptions, Store } from '@bnpl-kit/store';
+import { createDrain, type Drain, type JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
@@ -20,9 +21,8 @@ import { installDemoShop, installFramework } from './server-apps.js';
 import { createServerMarket } from './server-market.js';
 import { connectService, serverCredentials } from './server-service.js';
 import { openServerStore } from './server-store.js';
-import { startDisbursementWorker } from './server-worker.js';
+import { startServerWorker } from './server-worker.js';
 import { createWebhookHostWarning } from './webhook-host-hint.js';
-import type { JobWorker } from './worker.js';
 
 export interface StartReferenceServerOptions {
   integrationMode: IntegrationMode;
@@ -39,8 +39,8 @@ export interface StartReferenceServerOptions {
   storeOptions?: Partial<OpenStoreOptions>;
   /** Extra embedded-sandbox options, e.g. a compressed webhook retry schedule. */
   sandboxOptions?: Partial<SandboxOptions>;
-  /** Worker polling (tests shorten the idle wait). */
-  worker?: { minIdleMs?: number; maxIdleMs?: number };
+  /** Worker polling (tests shorten the idle wait) and the clock of its periodic jobs (tests move it). */
+  worker?: { minIdleMs?: number; maxIdleMs?: number; now?: () => Date };
   /** The invoice for disbursements that come without one; default `referenceInvoice`. */
   getDisbursementInvoice?: DisbursementInvoiceSource;
 }
@@ -61,7 +61,8 @@ export interface ReferenceServer {
   embedded: EmbeddedSandbox | undefined;
   /** The demo shop (`/`), served with the embedded sandbox. */
   shopUrl: string | undefined;
-  worker: JobWorker | undefined;
+  /** Disbursement jobs (data-sharing), reconciliation and retention: `@bnpl-kit/store/worker`. */
+  worker: JobWorker;
   /** Sandbox mode: the keys in use, and the `export` lines of any generated on this start. */
   keys: SandboxKeys | undefined;
   logger: Logger;
@@ -103,31 +104,33 @@ function createServerHttp(config: ServerConfig, logger: Logger) {
   const http = createHttpServer(logger, afterResponse, {
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    maxConnections: config.maxConnections,
   });
   return { http, follow };
 }
 
-/** Graceful, once: readiness answers 503, then stop accepting and drain → worker → sandbox → database. */
+/**
+ * Graceful, once (`createDrain`): readiness answers 503 from the first step on, then stop accepting
+ * and drain the HTTP server → drain the worker → sandbox → database.
+ */
 function shutdown(parts: {
-  state: { draining: boolean };
   http: HttpServer;
-  worker: JobWorker | undefined;
+  worker: JobWorker;
   embedded: EmbeddedSandbox | undefined;
   store: Store | undefined;
   logger: Logger;
-}): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => {
-    closing ??= (async () => {
-      parts.state.draining = true;
-      await parts.http.close();
-      await parts.worker?.stop();
-      await parts.embedded?.sandbox.closeAndFlush();
-      await parts.store?.close();
-      parts.logger.info({}, 'stopped');
-    })();
-    return closing;
-  };
+}): Drain {
+  return createDrain(
+    [
+      ['http', () => parts.http.close()],
+      ['worker', () => parts.worker.stop()],
+      ['sandbox', () => parts.embedded?.sandbox.closeAndFlush()],
+      ['store', () => parts.store?.close()],
+      ['log', () => parts.logger.info({}, 'stopped')],
+    ],
+    { logger: parts.logger },
+  );
 }
 
 export async function startReferenceServer(options: StartReferenceServerOptions): Promise<ReferenceServer> {
@@ -139,7 +142,6 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     const store = await openServerStore(config, options, logger);
     if (!options.store) cleanup.push(() => store.close());
 
-    const state = { draining: false };
     const { http, follow } = createServerHttp(config, logger);
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
@@ -175,21 +177,20 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     follow.webhookUrl = market.webhookUrl;
 
     const dataSharing = config.integrationMode === 'data-sharing';
-    const worker = dataSharing
-      ? startDisbursementWorker({
-          store,
-          service,
-          logger,
-          getDisbursementInvoice: hookDeps.getDisbursementInvoice,
-          leaseMs: config.jobLeaseMs,
-          polling: options.worker,
-        })
-      : undefined;
-    if (worker) cleanup.push(() => worker.stop());
+    const worker = startServerWorker({
+      config,
+      store,
+      service,
+      logger,
+      getDisbursementInvoice: hookDeps.getDisbursementInvoice,
+      polling: options.worker,
+    });
+    cleanup.push(() => worker.stop().then(() => {}));
     follow.worker = worker;
+    const drain = shutdown({ http, worker, embedded, store: options.store ? undefined : store, logger });
 
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    await installFramework({ http, config, market, store, state, demo, publicBaseUrl, logger });
+    await installFramework({ http, config, market, store, drain, worker, demo, publicBaseUrl, logger });
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl =
       embedded && demo
@@ -222,7 +223,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       worker,
       keys,
       logger,
-      close: shutdown({ state, http, worker, embedded, store: options.store ? undefined : store, logger }),
+      close: () => drain.start(),
     };
   } catch (error) {
     await cleanup.run().catch(() => {});

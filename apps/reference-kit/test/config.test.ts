@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { KitError } from '@bnpl-kit/core';
+import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
 import { describe, expect, it } from 'vitest';
 import { formatConfigProblems, loadServerConfig } from '../src/index.js';
 
@@ -97,5 +99,31 @@ describe('loadServerConfig', () => {
       expect(text).toContain('  - FRAMEWORK must be one of express, koa, hono');
       expect(text).toContain('  - LOG_LEVEL ');
     }
+  });
+});
+
+describe('the connection limits', () => {
+  it("default to core's recommended settings, read IDLE_TIMEOUT_MS and MAX_CONNECTIONS, refuse nonsense", () => {
+    const { idleTimeoutMs, maxConnections, headersTimeoutMs, requestTimeoutMs } = RECOMMENDED_SERVER_LIMITS;
+    expect(load({})).toMatchObject({ idleTimeoutMs, maxConnections, headersTimeoutMs, requestTimeoutMs });
+    expect(load({ IDLE_TIMEOUT_MS: '500', MAX_CONNECTIONS: '20' })).toMatchObject({
+      idleTimeoutMs: 500,
+      maxConnections: 20,
+    });
+    expect(problemsOf(() => load({ IDLE_TIMEOUT_MS: '0', MAX_CONNECTIONS: 'many' }))).toEqual([
+      'IDLE_TIMEOUT_MS',
+      'MAX_CONNECTIONS',
+    ]);
+  });
+
+  it('are documented with those defaults in the README configuration table and operations.md', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const { idleTimeoutMs, maxConnections } = RECOMMENDED_SERVER_LIMITS;
+    expect(readme).toContain(
+      `| \`IDLE_TIMEOUT_MS\`, \`MAX_CONNECTIONS\` *(reference servers)* | ${idleTimeoutMs}, ${maxConnections} |`,
+    );
+    const operations = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    expect(operations).toContain(`\`IDLE_TIMEOUT_MS\` (${idleTimeoutMs / 1000} s)`);
+    expect(operations).toContain(`\`MAX_CONNECTIONS\` (${maxConnections})`);
   });
 });

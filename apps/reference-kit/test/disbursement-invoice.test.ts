@@ -2,11 +2,13 @@
  * The disbursement job asks the same invoice source as the kit's manual disburse endpoint, and
  * reads the service's answer tolerantly (WIRE §5, §6).
  */
-import { createMemoryStore, type Invoice, type ServiceClient } from '@bnpl-kit/core';
+import type { Invoice, ServiceClient } from '@bnpl-kit/core';
+import { createMemoryStore } from '@bnpl-kit/core/testing';
 import type { ServiceOrder } from '@bnpl-kit/core/wire';
 import type { Job } from '@bnpl-kit/store';
+import { type DisbursePayload, runDisbursement } from '@bnpl-kit/store/worker';
 import { describe, expect, it } from 'vitest';
-import { type DisbursePayload, referenceInvoice, runDisbursement } from '../src/index.js';
+import { referenceInvoice } from '../src/index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -17,6 +17,7 @@ export const browserChecks: ContractCheck[] = [
     title: "The BNPL redirect of a known order is a 302 to the market's callback URL",
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-17'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await ctx.http.send(redirectUrl(ctx, order.id));
@@ -41,6 +42,7 @@ export const browserChecks: ContractCheck[] = [
     title: 'The BNPL redirect of an unknown order is a 404 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-18', 'R-ERR-07'],
     async run(ctx) {
       const exchange = await ctx.http.send(redirectUrl(ctx, ctx.unique('ord_unknown')));
       expectProblem(exchange, 404, {
@@ -54,6 +56,7 @@ export const browserChecks: ContractCheck[] = [
     title: 'In sandbox mode GET /demo-user answers a demo user (production answers 404)',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-14'],
     async run(ctx) {
       const exchange = await ctx.http.send(ctx.url('/demo-user'));
       expectStatus(exchange, 200, 'with a demo user (the market under certification runs in sandbox mode)');
@@ -70,6 +73,7 @@ export const browserChecks: ContractCheck[] = [
       'Errors of every kind are RFC 9457 problem+json documents with type, title, status, detail and code',
     modes: BOTH_MODES,
     spec: 'WIRE §2',
+    rules: ['R-ERR-01', 'R-ERR-12', 'R-ERR-13'],
     async run(ctx) {
       const invalid = sampleOrder(ctx.unique('ref'));
       invalid.total_amount.value = 'lots';

@@ -57,6 +57,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       'Order creation carries an Idempotency-Key, the same one when the market repeats a call whose answer was lost',
     modes: BOTH_MODES,
     spec: 'WIRE §6',
+    rules: ['R-SVC-06'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const calls = await callsDuring(ctx, 'createOrder', request.reference_id, async () => {
@@ -93,6 +94,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     title: 'A disbursement repeated after a lost answer carries the same Idempotency-Key and pays once',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §6',
+    rules: ['R-SVC-06', 'R-EP-09', 'R-EP-11'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
@@ -124,6 +126,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     title: 'A cancel (revert) call carries an Idempotency-Key',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §6',
+    rules: ['R-SVC-06'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       expectKeys(
@@ -145,6 +148,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     title: 'Pushing claim tokens carries an Idempotency-Key',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §6',
+    rules: ['R-SVC-07'],
     async run(ctx) {
       const { user, credifyId } = await signedInAtService(ctx);
       expectKeys(

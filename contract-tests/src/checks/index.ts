@@ -7,12 +7,15 @@ import { offerConditionChecks } from './offer-conditions.js';
 import { offerChecks } from './offers.js';
 import { orderActionChecks } from './orders-actions.js';
 import { orderCreateChecks } from './orders-create.js';
+import { orderFieldChecks } from './orders-fields.js';
 import { orderStatusChecks } from './orders-status.js';
 import { orderValidationChecks } from './orders-validation.js';
 import { pushClaimsChecks } from './push-claims.js';
 import { requestLimitChecks } from './request-limits.js';
 import { serviceFailureChecks } from './service-failures.js';
+import { serviceLifecycleChecks } from './service-lifecycle.js';
 import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
+import { webhookGeneratedChecks } from './webhook-generated.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
 import { webhookVectorChecks } from './webhook-vectors.js';
@@ -20,12 +23,15 @@ import { webhookVectorChecks } from './webhook-vectors.js';
 export const contractChecks: readonly ContractCheck[] = [
   ...orderCreateChecks,
   ...orderValidationChecks,
+  ...orderFieldChecks,
   ...orderStatusChecks,
   ...orderActionChecks,
   ...webhookVectorChecks,
   ...webhookReceiverChecks,
   ...webhookStateChecks,
   ...webhookDeliveryPathChecks,
+  ...webhookGeneratedChecks,
+  ...serviceLifecycleChecks,
   ...pushClaimsChecks,
   ...offerChecks,
   ...offerConditionChecks,
@@ -51,12 +57,15 @@ export {
   offerConditionChecks,
   orderActionChecks,
   orderCreateChecks,
+  orderFieldChecks,
   orderStatusChecks,
   orderValidationChecks,
   pushClaimsChecks,
   requestLimitChecks,
   serviceFailureChecks,
+  serviceLifecycleChecks,
   webhookDeliveryPathChecks,
+  webhookGeneratedChecks,
   webhookReceiverChecks,
   webhookStateChecks,
   webhookVectorChecks,

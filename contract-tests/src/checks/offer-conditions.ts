@@ -127,6 +127,7 @@ export const offerConditionChecks: ContractCheck[] = [
       'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-08', 'R-OFFER-09'],
     async run(ctx) {
       const { user, num, str } = await subjectFor(ctx);
       const n = num.n;
@@ -214,6 +215,7 @@ export const offerConditionChecks: ContractCheck[] = [
       'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-OFFER-04', 'R-OFFER-11'],
     async run(ctx) {
       const { user, num, custom } = await subjectFor(ctx);
       if (custom === undefined)
@@ -272,6 +274,7 @@ export const offerConditionChecks: ContractCheck[] = [
     title: 'A malformed condition (unknown kind, no claim, range without bounds) is a 400 problem, not a 500',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-OFFER-07', 'R-OFFER-10'],
     async run(ctx) {
       const [user] = await ctx.users();
       const localId = user?.id ?? 'someone';
@@ -295,6 +298,7 @@ export const offerConditionChecks: ContractCheck[] = [
     title: 'Offer filtering without credify_id and local_id is a 400 problem',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-OFFER-01'],
     async run(ctx) {
       const exchange = await callFilter(ctx, {
         offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],

@@ -80,6 +80,7 @@ export const offerChecks: ContractCheck[] = [
     title: 'The offer filter refuses a caller without a bearer token (401)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-15', 'R-ERR-05'],
     async run(ctx) {
       expectProblem(await callFilter(ctx, {}, 'someone'), 401, {
         what: 'for offer filtering without a token',
@@ -92,6 +93,7 @@ export const offerChecks: ContractCheck[] = [
     title: 'The offer filter refuses a token the service does not know (401)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-15'],
     async run(ctx) {
       const exchange = await callFilter(
         ctx,
@@ -109,6 +111,7 @@ export const offerChecks: ContractCheck[] = [
     title: 'The offer filter refuses a service token that lacks the offer filtering scope',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-15'],
     async run(ctx) {
       const token = await ctx.sandbox.apiAccessToken();
       const exchange = await callFilter(ctx, { authorization: `Bearer ${token}` }, 'someone');
@@ -122,6 +125,7 @@ export const offerChecks: ContractCheck[] = [
     title: 'Offers are ranked per level for a user who meets and dropped for one who misses the conditions',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-OFFER-02', 'R-OFFER-03', 'R-OFFER-11'],
     async run(ctx) {
       const known = await usersWithClaims(ctx);
       const subject = known.find((k) => pickClaim(k.claims) !== undefined);

@@ -33,6 +33,7 @@ function pendingOrderRefused(
     title: `${GERUND[action]} a PENDING order is a 409 problem`,
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: [action === 'cancel' ? 'R-EP-06' : 'R-EP-08', 'R-ERR-08'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await postAction(ctx, order.id, action);
@@ -60,6 +61,7 @@ export const orderActionChecks: ContractCheck[] = [
       'Cancelling an APPROVED order is accepted (202) and reverts it at the service; a second cancel is 409',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-06'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       expectAccepted(await postAction(ctx, id, 'cancel'), id, 'for cancelling an APPROVED order');
@@ -83,6 +85,7 @@ export const orderActionChecks: ContractCheck[] = [
     title: 'Concurrent and repeated disburse requests for an APPROVED order pay it exactly once',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-08', 'R-EP-09'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const answers = await Promise.all([1, 2, 3].map(() => postAction(ctx, id, 'disburse')));
@@ -110,6 +113,7 @@ export const orderActionChecks: ContractCheck[] = [
     title: 'After the provider confirms readiness (DISBURSING) the order is disbursed, once',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §3',
+    rules: ['R-STATE-05', 'R-STATE-06'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       await ctx.sandbox.ready(id);
@@ -140,6 +144,7 @@ export const orderActionChecks: ContractCheck[] = [
       title: `${GERUND[action]} an unknown order is a 404 problem`,
       modes: DATA_SHARING_ONLY,
       spec: 'WIRE §2',
+      rules: ['R-ERR-07'],
       async run(ctx) {
         const exchange = await ctx.http.send(orderPath(ctx, ctx.unique('ord_unknown'), action), {
           method: 'POST',

@@ -12,6 +12,7 @@ interface UnreadableBody {
   body(ctx: CheckContext): string;
   status: number;
   what: string;
+  rules: string[];
 }
 
 const UNREADABLE_BODIES: UnreadableBody[] = [
@@ -22,6 +23,7 @@ const UNREADABLE_BODIES: UnreadableBody[] = [
     body: (ctx) => JSON.stringify(sampleOrder(ctx.unique('ref'))),
     status: 415,
     what: 'for a JSON body sent with Content-Type: text/plain',
+    rules: ['R-ERR-10'],
   },
   {
     id: 'orders.create.invalid-json',
@@ -30,6 +32,7 @@ const UNREADABLE_BODIES: UnreadableBody[] = [
     body: () => '{"reference_id": "unterminated',
     status: 400,
     what: 'for a body that is not JSON',
+    rules: ['R-ERR-02', 'R-ERR-04'],
   },
 ];
 
@@ -39,6 +42,7 @@ function unreadableBodyCheck(c: UnreadableBody): ContractCheck {
     title: c.title,
     modes: BOTH_MODES,
     spec: 'WIRE §2',
+    rules: c.rules,
     async run(ctx) {
       const exchange = await ctx.http.send(ctx.url('/orders'), {
         method: 'POST',
@@ -56,6 +60,7 @@ export const orderCreateChecks: ContractCheck[] = [
     title: 'A valid order is created: 201 with id, totalAmount, reference_id and status',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-01', 'R-EP-20', 'R-SVC-01', 'R-SVC-08', 'R-SVC-09'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const { id, record, exchange } = await createOrder(ctx, request);
@@ -86,6 +91,7 @@ export const orderCreateChecks: ContractCheck[] = [
     title: 'The same reference_id with the same content returns the existing order (200, same id)',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-02'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const first = await createOrder(ctx, request);
@@ -111,6 +117,7 @@ export const orderCreateChecks: ContractCheck[] = [
     title: 'The same reference_id with different content is a 409 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-03', 'R-ERR-08'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       await createOrder(ctx, request);

@@ -38,6 +38,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'The status endpoint answers id, reference_id, status, total_amount and updated_at',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-04', 'R-STATE-01', 'R-EP-20'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
@@ -65,6 +66,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'After the provider approves, the status endpoint reports APPROVED',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
+    rules: ['R-EP-05'],
     async run(ctx) {
       const { order } = await approvedAtService(ctx);
       await expectMarketStatus(ctx, order.id, 'APPROVED', 'the provider approved it');
@@ -75,6 +77,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'The status of an order unknown to the service is a 404 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §2',
+    rules: ['R-ERR-07'],
     async run(ctx) {
       const exchange = await ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), {
         headers: { ...ctx.systemAuth },
@@ -87,6 +90,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'Every market-system endpoint refuses a request without credentials (401)',
     modes: BOTH_MODES,
     spec: 'spec: Authentication',
+    rules: ['R-EP-21', 'R-ERR-05'],
     async run(ctx) {
       const order = await createOrder(ctx);
       for (const call of systemCalls(ctx, order.id)) {
@@ -105,6 +109,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'Every market-system endpoint refuses a wrong bearer token (401)',
     modes: BOTH_MODES,
     spec: 'spec: Authentication',
+    rules: ['R-EP-21', 'R-ERR-05'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const headers = { authorization: `Bearer ${ctx.unique('not-the-market-token')}` };

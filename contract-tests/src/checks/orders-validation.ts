@@ -66,6 +66,31 @@ const CASES: ValidationCase[] = [
   { slug: 'line-reference-too-long', title: 'a line reference_id of 256 characters', path: 'order_lines[0].reference_id', value: 's'.repeat(256) },
 ];
 
+/** The rule of WIRE §1 each case breaks (docs/protocol.md's IDs). */
+const RULES: Record<string, string[]> = {
+  'reference-id-missing': ['R-LINE-07'],
+  'reference-id-too-long': ['R-LINE-07'],
+  'total-amount-missing': ['R-ORDER-01'],
+  'amount-decimal-point': ['R-MONEY-02'],
+  'amount-negative': ['R-MONEY-02'],
+  'amount-leading-zero': ['R-MONEY-02'],
+  'amount-too-many-digits': ['R-MONEY-02'],
+  'amount-as-number': ['R-MONEY-02'],
+  'currency-not-vnd': ['R-MONEY-01'],
+  'order-lines-empty': ['R-LINE-01'],
+  'quantity-zero': ['R-LINE-04'],
+  'quantity-too-large': ['R-LINE-04'],
+  'quantity-fraction': ['R-LINE-04'],
+  'measment-unit-wrong': ['R-LINE-02'],
+  'measurement-unit-misspelled': ['R-LINE-03'],
+  'subtotal-mismatch': ['R-LINE-05'],
+  'total-mismatch': ['R-ORDER-01'],
+  'image-url-relative': ['R-LINE-06'],
+  'product-url-not-http': ['R-LINE-06'],
+  'line-name-empty': ['R-LINE-07'],
+  'line-reference-too-long': ['R-LINE-07'],
+};
+
 /** Sets (or, with ABSENT, removes) the field at a wire path such as `order_lines[0].unit_price.value`. */
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split(/[.[\]]+/).filter((k) => k !== '');
@@ -82,6 +107,7 @@ function validationCheck(c: ValidationCase): ContractCheck {
     title: `An order with ${c.title} is a 400 naming ${c.path}`,
     modes: ['basic', 'data-sharing'],
     spec: 'WIRE §1',
+    rules: [...(RULES[c.slug] ?? []), 'R-ORDER-03', 'R-ERR-03', 'R-ERR-04'],
     async run(ctx) {
       const order = sampleOrder(ctx.unique('ref'));
       for (const [path, value] of Object.entries({ ...c.also, [c.path]: c.value })) setAt(order, path, value);

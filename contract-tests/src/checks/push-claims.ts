@@ -49,6 +49,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Push-claims without a session, or with an unknown one, is a 401 problem',
     modes: DATA_SHARING_ONLY,
     spec: 'spec: Authentication',
+    rules: ['R-ERR-05'],
     async run(ctx) {
       const body = { id: 'someone', credify_id: 'crf_someone' };
       expectProblem(await pushClaims(ctx, {}, body), 401, {
@@ -67,6 +68,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'A signed-in user cannot push claims for another user ID (403), and nothing is pushed',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-13', 'R-ERR-06'],
     async run(ctx) {
       const users = await signedIn(ctx);
       const me = users[0]!;
@@ -91,6 +93,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Pushed claim tokens are EdDSA JWTs signed with the organisation key, one per scope',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-05', 'R-CLAIM-06', 'R-EP-12'],
     async run(ctx) {
       const { credifyId, tokens } = await pushAsSignedInUser(ctx);
       const publicKey = await ctx.sandbox.claimPublicKey();
@@ -122,12 +125,23 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: "Each scope hash is SHA-256 of that scope's claims with the commitment the market stored",
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-01', 'R-CLAIM-04', 'R-CLAIM-07'],
     async run(ctx) {
       const { user, tokens } = await pushAsSignedInUser(ctx);
       const stored = await ctx.storedClaims(user);
       if (stored === undefined) {
-        return ctx.skip(
-          'the market does not expose the stored claims with commitments (demo-user "claims", or the storedClaims option)',
+        const shown = (await ctx.users()).find((u) => u.id === user.id)?.claims;
+        // Claims shown without commitments after a successful push: not stored (or not shown).
+        if (shown !== undefined)
+          fail({
+            expected: `GET /demo-user to show ${user.id}'s claims with the commitments of the push that just succeeded (WIRE §5: "claims are the stored claims with the last push's commitments")`,
+            actual:
+              'commitments-not-stored: the claims carry no commitment entries, so the market did not store them (upsertCommitments after the push) or leaves them out of demo-user',
+            spec: 'WIRE §5, §7',
+          });
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no stored claims (no "claims" in GET /demo-user, no storedClaims option), so the scope hashes could not be compared with what it stored',
         );
       }
       for (const t of tokens) {
@@ -150,6 +164,7 @@ export const pushClaimsChecks: ContractCheck[] = [
     title: 'Every push uses a fresh commitment per scope (scope hashes change)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
+    rules: ['R-CLAIM-03'],
     async run(ctx) {
       const { user, credifyId, tokens: first } = await pushAsSignedInUser(ctx);
       const second = await push(ctx, user, credifyId);

@@ -77,6 +77,7 @@ function tooLargeCheck(endpoint: LimitedEndpoint): ContractCheck {
     title: `${endpoint.what} refuses a 1 MiB body with 413`,
     modes: endpoint.modes,
     spec: 'WIRE §2',
+    rules: ['R-ERR-09'],
     async run(ctx) {
       const body = oversized(ctx);
       const exchange = await endpoint.send(ctx, body);
@@ -95,6 +96,7 @@ export const requestLimitChecks: ContractCheck[] = [
     title: 'Push-claims with a malformed body (not JSON, no id, a numeric credify_id) is a 400 problem',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-12', 'R-ERR-02', 'R-ERR-04'],
     async run(ctx) {
       const user = await signedInUser(ctx);
       const bodies: [string, string][] = [
@@ -109,7 +111,9 @@ export const requestLimitChecks: ContractCheck[] = [
           body,
           headers: { ...bearer(user.sessionToken), 'content-type': 'application/json' },
         });
-        expectProblem(exchange, 400, { what: `for push-claims with ${what}`, code: 'validation_failed' });
+        // WIRE §2: a body that is not JSON is `invalid_json`; a JSON body that breaks a rule, `validation_failed`.
+        const code = what === 'a body that is not JSON' ? 'invalid_json' : 'validation_failed';
+        expectProblem(exchange, 400, { what: `for push-claims with ${what}`, code });
       }
     },
   },
@@ -118,6 +122,7 @@ export const requestLimitChecks: ContractCheck[] = [
     title: 'Disburse with a malformed invoice is a 400 naming invoice fields, and nothing is paid',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §5',
+    rules: ['R-EP-10'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const exchange = await ctx.http.send(orderPath(ctx, id, 'disburse'), {

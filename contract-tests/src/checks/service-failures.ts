@@ -43,6 +43,12 @@ function createFailure(
     title: `Order creation when the service ${what}: 502/503/504 problem, no internals`,
     modes: BOTH_MODES,
     spec: 'WIRE §2',
+    rules:
+      slug === 'timeout'
+        ? ['R-ERR-11', 'R-SVC-05']
+        : slug === 'error'
+          ? ['R-ERR-11', 'R-ERR-13']
+          : ['R-ERR-11'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const exchange = await withFault(ctx, { operation: 'createOrder', ...fault }, () =>
@@ -71,6 +77,7 @@ export const serviceFailureChecks: ContractCheck[] = [
     title: 'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §2',
+    rules: ['R-ERR-11'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await withFault(
@@ -96,6 +103,7 @@ export const serviceFailureChecks: ContractCheck[] = [
       title: `${action === 'cancel' ? 'Cancel' : 'Disburse'} when the service answers 503: a 502/503/504 problem, and the order can be ${action === 'cancel' ? 'cancelled' : 'disbursed'} afterwards`,
       modes: DATA_SHARING_ONLY,
       spec: 'WIRE §2',
+      rules: action === 'cancel' ? ['R-ERR-11', 'R-EP-07'] : ['R-ERR-11'],
       async run(ctx) {
         const id = await approvedOrder(ctx);
         const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
@@ -118,6 +126,7 @@ export const serviceFailureChecks: ContractCheck[] = [
     title: 'Push-claims when the service answers 500: a 502/503/504 problem, no internals',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §2',
+    rules: ['R-ERR-11', 'R-CLAIM-09'],
     async run(ctx) {
       const { user, credifyId } = await signedInAtService(ctx);
       const exchange = await withFault(

@@ -20,6 +20,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       "A delivery whose Host header is not PUBLIC_BASE_URL's (a reverse proxy) is verified for the registered URL",
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-02'],
     async run(ctx) {
       const order = await approvedUnannounced(ctx);
       const body = statusEvent(order.id, 'APPROVED');
@@ -38,6 +39,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       'A readiness delivery whose disbursement fails at the service is not recorded as processed: a redelivery pays the order (observable for markets that disburse on readiness)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §4',
+    rules: ['R-WH-19', 'R-WH-18'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
@@ -54,6 +56,8 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       );
       // A market that does not call the service while processing a webhook has no effect that can
       // fail over HTTP; its event ID and status change are one local write, which certify cannot break.
+      // A market that enqueues the disbursement (one local write with the event ID) has no effect
+      // that can fail over HTTP while the webhook is processed: advice, not a verdict.
       if (!tried) {
         ctx.advise(
           'webhook.effect-before-record: not observable here (the market made no service call while processing the readiness webhook); record each event ID in the same transaction as its effect (WIRE §4)',

@@ -15,6 +15,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     title: 'A pretty-printed body is verified over its raw bytes, not a re-serialized copy',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-04'],
     async run(ctx) {
       const order = await approvedUnannounced(ctx);
       const pretty = `${JSON.stringify(JSON.parse(statusEvent(order.id, 'APPROVED')), null, 2)}\n`;
@@ -28,6 +29,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     title: 'A delivery replayed after the ±300 s window is refused (401), even with its original event ID',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-09'],
     async run(ctx) {
       const { order, delivery } = await approvedAtService(ctx);
       const old = ctx.toleranceSeconds + 60;
@@ -51,6 +53,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     title: 'A correctly signed event of an unknown type is acknowledged (2xx)',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-06'],
     async run(ctx) {
       const body = JSON.stringify({
         type: 'BNPL_SOMETHING_NEW_HAPPENED',
@@ -69,6 +72,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
     title: 'A webhook body over 256 KiB is refused with 413 and has no effect',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-07', 'R-ERR-09'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const event = JSON.parse(statusEvent(order.id, 'APPROVED')) as Record<string, unknown>;
@@ -90,6 +94,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
       'A signed webhook with Content-Type text/plain is acknowledged or refused with 415, never an error',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-ERR-10'],
     async run(ctx) {
       // WIRE §4 does not make the content type part of verification; WIRE §2 says a refusal is a 415.
       const order = await approvedUnannounced(ctx);

@@ -17,6 +17,7 @@ export const webhookStateChecks: ContractCheck[] = [
     title: 'A repeated X-Event-Id is acknowledged with duplicate: true and has no second effect',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-14'],
     async run(ctx) {
       const { order, delivery } = await approvedAtService(ctx);
       const replayed = await ctx.sandbox.replay(delivery.id);
@@ -44,6 +45,7 @@ export const webhookStateChecks: ContractCheck[] = [
     title: 'Late or out-of-order status updates are acknowledged and never move an order backwards',
     modes: BOTH_MODES,
     spec: 'WIRE §3',
+    rules: ['R-STATE-02', 'R-STATE-03'],
     async run(ctx) {
       // The service's own history (PENDING → APPROVED → DISBURSING → PAID, each delivered); then
       // updates it sent earlier arrive again, late, under new event IDs.
@@ -91,6 +93,7 @@ export const webhookStateChecks: ContractCheck[] = [
     title: "The service's own signed deliveries (APPROVED, DISBURSING, PAID) are acknowledged and applied",
     modes: BOTH_MODES,
     spec: 'WIRE §4',
+    rules: ['R-WH-13', 'R-WH-02'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const steps = [
@@ -118,6 +121,7 @@ export const webhookStateChecks: ContractCheck[] = [
     title: 'Cancel follows the delivered state: allowed once APPROVED arrived, refused once DISBURSING did',
     modes: ['data-sharing'],
     spec: 'WIRE §3',
+    rules: ['R-STATE-02', 'R-EP-06'],
     async run(ctx) {
       const { order: approved } = await approvedAtService(ctx);
       const cancel = await postAction(ctx, approved.id, 'cancel');

@@ -64,6 +64,29 @@ async function sendOptions(
   }
 }
 
+/** The rules of WIRE §4 a vector exercises (docs/protocol.md's IDs), by how it is made. */
+function vectorRules(vector: WebhookVector): string[] {
+  const defect = RECIPES[vector.name];
+  if (vector.expect === 'valid') return ['R-WH-13', 'R-WH-09'];
+  const refused = ['R-ERR-05', 'R-WH-16'];
+  if (vector.reason === 'timestamp') return ['R-WH-09', ...refused];
+  switch (defect?.kind) {
+    case 'tampered-body':
+    case 'reserialized-body':
+      return ['R-WH-04', ...refused];
+    case 'other-url':
+      return ['R-WH-02', ...refused];
+    case 'swapped-event-id':
+      return ['R-WH-03', ...refused];
+    case 'other-key':
+      return ['R-WH-12', ...refused];
+    case 'vector-header':
+      return [defect.header === 'X-Signature-Algorithm' ? 'R-WH-08' : 'R-WH-05', ...refused];
+    default:
+      return ['R-WH-08', ...refused];
+  }
+}
+
 function vectorCheck(vector: WebhookVector): ContractCheck {
   const valid = vector.expect === 'valid';
   return {
@@ -71,6 +94,7 @@ function vectorCheck(vector: WebhookVector): ContractCheck {
     title: `Webhook vector "${vector.name}": ${valid ? 'acknowledged and applied' : '401, no effect'}`,
     modes: ['basic', 'data-sharing'],
     spec: 'WIRE §4',
+    rules: vectorRules(vector),
     async run(ctx) {
       const template = vectorBody(vector);
       const aboutOrder = template.includes(VECTOR_ORDER_ID);

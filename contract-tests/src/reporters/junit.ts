@@ -11,7 +11,7 @@ function testcase(report: ContractReport, r: CheckResult): XmlElement {
   if (r.status === 'fail') {
     children.push({ name: 'failure', attributes: { message: message.split('\n')[0] ?? '' }, text: message });
   }
-  if (r.status === 'skip' || r.status === 'not-run')
+  if (r.status === 'skip' || r.status === 'not-run' || r.status === 'not-exercised')
     children.push({ name: 'skipped', attributes: { message } });
   return {
     name: 'testcase',
@@ -25,7 +25,7 @@ function testcase(report: ContractReport, r: CheckResult): XmlElement {
 }
 
 export function formatJunitReport(report: ContractReport): string {
-  const { total, failed, skipped, notRun } = report.summary;
+  const { total, failed, skipped, notRun, notExercised } = report.summary;
   const suites = [...groupBySpec(report.results)].map(
     ([spec, results]): XmlElement => ({
       name: 'testsuite',
@@ -34,7 +34,9 @@ export function formatJunitReport(report: ContractReport): string {
         tests: results.length,
         failures: results.filter((r) => r.status === 'fail').length,
         errors: 0,
-        skipped: results.filter((r) => r.status === 'skip' || r.status === 'not-run').length,
+        skipped: results.filter(
+          (r) => r.status === 'skip' || r.status === 'not-run' || r.status === 'not-exercised',
+        ).length,
         time: secs(results.reduce((sum, r) => sum + r.durationMs, 0)),
         timestamp: report.startedAt,
       },
@@ -48,7 +50,7 @@ export function formatJunitReport(report: ContractReport): string {
       tests: total,
       failures: failed,
       errors: 0,
-      skipped: skipped + notRun,
+      skipped: skipped + notRun + notExercised,
       time: secs(report.durationMs),
     },
     children: suites,

@@ -38,7 +38,13 @@ function missingCapabilities(results: readonly CheckResult[]): string[] {
 
 export function formatTextReport(report: ContractReport, options: TextReportOptions = {}): string {
   const c = pc.createColors(options.color ?? false);
-  const mark = { pass: c.green('✓'), fail: c.red('✗'), skip: c.yellow('-'), 'not-run': c.dim('○') };
+  const mark = {
+    pass: c.green('✓'),
+    fail: c.red('✗'),
+    skip: c.yellow('-'),
+    'not-run': c.dim('○'),
+    'not-exercised': c.yellow('~'),
+  };
   const lines = [c.bold(`bnpl-kit contract suite: ${report.marketUrl} (${report.mode} mode)`), ''];
   for (const [spec, results] of groupBySpec(report.results)) {
     lines.push(c.bold(spec));
@@ -47,6 +53,7 @@ export function formatTextReport(report: ContractReport, options: TextReportOpti
       if (r.status === 'fail' && r.message) lines.push(c.red(indent(r.message, 6)));
       if (r.status === 'skip' && r.message) lines.push(c.yellow(indent(`skipped: ${r.message}`, 6)));
       if (r.status === 'not-run' && r.message) lines.push(c.dim(indent(r.message, 6)));
+      if (r.status === 'not-exercised' && r.message) lines.push(c.yellow(indent(r.message, 6)));
     }
     lines.push('');
   }
@@ -56,15 +63,24 @@ export function formatTextReport(report: ContractReport, options: TextReportOpti
     for (const note of advice) lines.push(`  - ${note}`);
     lines.push('');
   }
-  const { total, passed, failed, skipped, notRun } = report.summary;
+  const { total, passed, failed, skipped, notRun, notExercised } = report.summary;
   const verdict = !report.ok
     ? c.red('FAILED')
     : report.complete
       ? c.green('PASSED')
       : c.yellow('PASSED (skips allowed)');
   lines.push(
-    `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped${notRun > 0 ? `, ${notRun} not run` : ''} in ${seconds(report.durationMs)}`,
+    `${verdict}: ${total} checks, ${passed} passed, ${failed} failed, ${skipped} skipped${notRun > 0 ? `, ${notRun} not run` : ''}${notExercised > 0 ? `, ${notExercised} not exercised` : ''} in ${seconds(report.durationMs)}`,
   );
+  lines.push(
+    `Generated cases: seed ${report.seed} (replay with --seed ${report.seed} or BNPL_CERTIFY_SEED=${report.seed})`,
+  );
+  const undeclared = report.results.filter((r) => r.status === 'not-exercised' && !r.lacks?.declared);
+  if (undeclared.length > 0) {
+    lines.push(
+      `Not exercised (fails a strict run): ${undeclared.map((r) => r.id).join(', ')}. A market that lacks the capability on purpose declares it: ${[...new Set(undeclared.map((r) => `--lacks ${r.lacks?.capability}`))].join(' ')}`,
+    );
+  }
   if (failed > 0) {
     lines.push(
       `Failed: ${report.results

@@ -46,6 +46,11 @@ export interface SignWebhookInput {
   body: Uint8Array | string;
   eventId?: string;
   timestamp?: Date | string;
+  /**
+   * Sign and send this `X-Event-Timestamp` text as it is, even when it is not the exact format (the
+   * malformed-but-plausible encodings a receiver must refuse, WIRE §4).
+   */
+  rawTimestamp?: string;
   /** Sign with this key instead of the service's (the "signed by another key" case). */
   signingKey?: string | Uint8Array;
 }

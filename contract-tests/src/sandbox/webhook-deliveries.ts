@@ -2,7 +2,8 @@
  * Webhooks the service's way: signing a delivery with the service's key (checks send their own), the
  * sandbox's record of its deliveries, and waiting (bounded) until the market has answered one.
  */
-import { pollUntil, type SignedWebhook, signWebhook } from '@bnpl-kit/core/testing';
+import { ed25519Sign, pollUntil, type SignedWebhook, signWebhook } from '@bnpl-kit/core/testing';
+import { base64UrlEncode, parseSigningKey, webhookBodyDigest, webhookMessage } from '@bnpl-kit/core/wire';
 import type { ContractSandbox, DeliveryView, SignWebhookInput } from './driver.js';
 import type { SandboxClient } from './sandbox-client.js';
 import { answered, deliveryView, recordsIn } from './views.js';
@@ -28,10 +29,39 @@ export function webhookDeliveries(client: SandboxClient, options: WebhookDeliver
     return recordsIn(json, 'deliveries').map(deliveryView);
   }
 
+  /** Core's signer insists on a well-formed timestamp; this one signs whatever text it is given. */
+  async function signRaw(input: SignWebhookInput, timestamp: string): Promise<SignedWebhook> {
+    const body =
+      typeof input.body === 'string' ? new TextEncoder().encode(input.body) : new Uint8Array(input.body);
+    const eventId = input.eventId ?? `evt_${crypto.randomUUID()}`;
+    const message = webhookMessage({
+      method: 'POST',
+      url: input.url,
+      eventId,
+      timestamp,
+      bodyDigest: await webhookBodyDigest(body),
+    });
+    const seed = parseSigningKey(input.signingKey ?? options.signingKey);
+    const signature = await ed25519Sign(seed, new TextEncoder().encode(message));
+    return {
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        Signature: base64UrlEncode(signature),
+        'X-Signature-Algorithm': 'EdDSA',
+        'X-Event-Id': eventId,
+        'X-Event-Timestamp': timestamp,
+      },
+      body,
+      message,
+    };
+  }
+
   const deliveryPath = (id: string) => `/sandbox/webhooks/deliveries/${encodeURIComponent(id)}`;
 
   return {
-    signWebhook(input: SignWebhookInput): Promise<SignedWebhook> {
+    async signWebhook(input: SignWebhookInput): Promise<SignedWebhook> {
+      if (input.rawTimestamp !== undefined) return signRaw(input, input.rawTimestamp);
       return signWebhook({
         url: input.url,
         body: input.body,

@@ -138,3 +138,23 @@ export function postAction(
 ): Promise<HttpExchange> {
   return ctx.http.send(orderPath(ctx, id, action), { method: 'POST', headers: { ...ctx.systemAuth } });
 }
+
+/**
+ * The status the market holds in its own record, not reconciled with the service: read while the
+ * service fails every status call (a market may answer from its record then). Undefined when the
+ * market answers the status endpoint with an error instead; data-sharing markets are then probed
+ * with cancel, which WIRE §5 decides on the stored status (202 only when APPROVED).
+ */
+export async function ownRecordIsApproved(ctx: CheckContext, id: string): Promise<boolean | undefined> {
+  await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
+  let exchange: HttpExchange;
+  try {
+    exchange = await ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } });
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
+  if (exchange.status === 200)
+    return expectJsonObject(exchange, 'for the order status').status === 'APPROVED';
+  if (ctx.mode !== 'data-sharing') return undefined;
+  return (await postAction(ctx, id, 'cancel')).status === 202;
+}

@@ -11,6 +11,8 @@ export interface WebhookSendOptions {
   eventId?: string;
   /** Seconds the `X-Event-Timestamp` lies in the past (negative: the future). Default 0. */
   ageSeconds?: number;
+  /** Sign and send this `X-Event-Timestamp` text instead (malformed encodings). */
+  rawTimestamp?: string;
   /** Sign these bytes instead of the body that is sent. */
   signBody?: string | Uint8Array;
   /** Sign for this URL instead of the registered one. */
@@ -46,6 +48,7 @@ export async function sendWebhook(
     body: options.signBody ?? body,
     eventId: options.signEventId ?? eventId,
     timestamp: new Date(Date.now() - (options.ageSeconds ?? 0) * 1000),
+    ...(options.rawTimestamp !== undefined && { rawTimestamp: options.rawTimestamp }),
     ...(options.signingKey !== undefined && { signingKey: options.signingKey }),
   });
   const drop = new Set((options.dropHeaders ?? []).map((h) => h.toLowerCase()));

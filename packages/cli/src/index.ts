@@ -4,7 +4,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { certifyCommand } from './commands/certify.js';
+import { jobsCommand } from './commands/jobs.js';
 import { keygenCommand } from './commands/keygen.js';
+import { migrateCommand } from './commands/migrate.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { webhookCommand } from './commands/webhook.js';
 
@@ -32,6 +34,8 @@ const COMMANDS: CommandModule[] = [
   webhookCommand,
   sandboxCommand,
   certifyCommand,
+  jobsCommand,
+  migrateCommand,
 ];
 
 export function buildProgram(io: CliIO = processIO): Command {

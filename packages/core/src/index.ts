@@ -3,7 +3,7 @@
  * is short and written out by hand (no `export *`); test/exports.test.ts pins it.
  *
  * Other tiers: `./wire` (codecs, the service route table, the router: for the sandbox and contract
- * tests), `./node` (the Node bridge), `./testing` (signing, fixtures) and `./unstable-internals`
+ * tests), `./node` (the Node bridge), `./testing` (signing, fixtures, the memory store) and `./unstable-internals`
  * (what the adapters need; no compatibility promise).
  */
 
@@ -14,6 +14,7 @@ export type { BasicProfile, ClaimObject, CustomScopeData } from './claims/types.
 // Errors: one class, one closed code union mapped to HTTP status.
 export { type ErrorCode, type FieldIssue, isKitError, KitError } from './errors.js';
 // The market: one fetch-style handler for every endpoint.
+export { bearerAuth, bearerToken, tokensEqual } from './market/bearer-auth.js';
 export { createMarket, type HandleOptions, type Market } from './market/create-market.js';
 export type {
   FetchUserClaimObjectInput,
@@ -24,7 +25,6 @@ export type {
   WebhookHookInput,
 } from './market/hooks.js';
 export { consoleLogger, type MarketLogger, silentLogger } from './market/logger.js';
-export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './market/memory-store.js';
 export {
   type CreateMarketOptions,
   DEFAULT_LIMITS,
@@ -53,8 +53,13 @@ export {
   loadConfig,
 } from './models/config.js';
 export {
+  type DisbursementRequirementUpdatedEvent,
+  type DisputeStatusUpdatedEvent,
   EVENT_TYPES,
+  isUnknownEvent,
   type KnownWebhookEvent,
+  type OfferTransactionStatusUpdatedEvent,
+  type OrderStatusUpdatedEvent,
   type UnknownEvent,
   type WebhookEvent,
 } from './models/events.js';
@@ -66,6 +71,7 @@ export { ORDER_STATUSES, type OrderStatus } from './models/status.js';
 // The BNPL service.
 export { createServiceClient, type ServiceClientOptions } from './service/client.js';
 export type { ServiceClient } from './service/types.js';
+export { constructWebhookEvent, type VerifiedWebhookEvent } from './signature/construct-event.js';
 // Webhook verification.
 export {
   isWebhookVerificationError,
@@ -74,3 +80,5 @@ export {
 } from './signature/errors.js';
 export { createKeyring, Keyring, type KeyringOptions } from './signature/keyring.js';
 export { type VerifiedWebhook, type VerifyWebhookOptions, verifyWebhook } from './signature/verify.js';
+// The one backoff policy (service retries and the store's job retries).
+export { type BackoffPolicy, backoffCeilingMs, backoffDelayMs } from './util/backoff.js';

@@ -6,6 +6,12 @@
 
 export { answerClientError } from './node/client-error.js';
 export {
+  type HardenServerOptions,
+  hardenServer,
+  RECOMMENDED_SERVER_LIMITS,
+  type ServerLimits,
+} from './node/harden-server.js';
+export {
   createNodeListener,
   type FetchHandler,
   type HandlerLike,

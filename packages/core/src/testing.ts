@@ -159,6 +159,8 @@ export async function signWebhook(options: SignWebhookOptions): Promise<SignedWe
 }
 
 // Fixtures and helpers for every package's tests, in one home.
+// The memory store: for tests only (createMarket refuses it in production, it forgets on restart).
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './market/memory-store.js';
 export { kitErrorOf, kitErrorThrownBy } from './testing/kit-error.js';
 export { orderFixture, orderLineFixture, wireOrder, wireOrderLine } from './testing/orders.js';
 export { type PollOptions, PollTimeout, pollUntil } from './testing/poll.js';

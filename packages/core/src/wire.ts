@@ -33,6 +33,8 @@ export {
 } from './errors.js';
 // A JSON request body under a byte cap (415 / 413 / 400 problems), as the market endpoints read it.
 export { readJsonBody } from './market/body.js';
+// The one rule that moves a stored order to the service's status (jobs, reconciliation).
+export { type FollowedServiceStatus, followServiceStatus } from './market/follow-service.js';
 // The market's endpoints as one table (router, OpenAPI, README, certify's endpoint coverage).
 export {
   MARKET_OPERATIONS,

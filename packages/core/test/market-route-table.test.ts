@@ -4,6 +4,7 @@
  * added anywhere else (a hand-written OpenAPI path, a route the table lacks) fails here.
  */
 import { describe, expect, it } from 'vitest';
+import { createMemoryStore, type MemoryStore } from '../src/market/memory-store.js';
 import { DEFAULT_PATHS } from '../src/market/options.js';
 import {
   MARKET_OPERATIONS,
@@ -24,8 +25,11 @@ const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'o1');
 
 describe('market route table', () => {
   it.each(CASES)('the router serves exactly the table in $integrationMode / $mode', async (modes) => {
+    // Production refuses a store that is not durable; this one only says it is, for routing alone.
+    const durable = { ...createMemoryStore(), durable: true } as unknown as MemoryStore;
     const { market } = await makeMarket({
       config: { ...modes, ...(modes.mode === 'production' && { publicBaseUrl: 'https://market.example' }) },
+      ...(modes.mode === 'production' && { store: durable }),
     });
     const served = marketOperationsFor(modes.integrationMode as IntegrationMode, modes.mode);
     for (const name of MARKET_OPERATIONS) {

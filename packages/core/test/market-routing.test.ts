@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ERROR_DOCS_URL } from '../src/errors.js';
 import { answererOf } from '../src/market/body-hints.js';
+import { createMemoryStore, type MemoryStore } from '../src/market/memory-store.js';
 import { API_TOKEN, call, makeMarket, ORIGIN } from './market-support.js';
 
 describe('market routing', () => {
@@ -50,7 +51,9 @@ describe('market routing', () => {
   it('serves the demo user in sandbox only', async () => {
     const sandbox = await makeMarket();
     expect(await (await call(sandbox.market, '/v1/demo-user')).json()).toMatchObject({ id: 'demo-user-1' });
-    const production = await makeMarket({ config: { mode: 'production' } });
+    // Production refuses the memory store; one that claims durability stands in for a database.
+    const durable = { ...createMemoryStore(), durable: true } as unknown as MemoryStore;
+    const production = await makeMarket({ config: { mode: 'production' }, store: durable });
     expect((await call(production.market, '/v1/demo-user')).status).toBe(404);
   });
 

@@ -139,6 +139,47 @@ describe('webhook processing', () => {
     expect(t.store.orders()[0]?.status).toBe('APPROVED');
   });
 
+  it('aborts the signal of a handleWebhook that outlives hookTimeoutMs; its late tx call throws, nothing commits', async () => {
+    let releaseHook!: () => void;
+    const hookMayGoOn = new Promise<void>((resolve) => {
+      releaseHook = resolve;
+    });
+    let reportLateCall!: (outcome: unknown) => void;
+    const lateCallOutcome = new Promise<unknown>((resolve) => {
+      reportLateCall = resolve;
+    });
+    let hookSignal: AbortSignal | undefined;
+    const t = await makeMarket({
+      limits: { hookTimeoutMs: 50 },
+      hooks: {
+        async handleWebhook({ tx }, ctx) {
+          hookSignal = ctx.signal;
+          await hookMayGoOn;
+          const late = tx.setOrderStatus({ orderId: 'o1', from: 'APPROVED', to: 'PAID', source: 'late' });
+          reportLateCall(
+            late.then(
+              () => 'committed',
+              (error: unknown) => error,
+            ),
+          );
+          await late;
+        },
+      },
+    });
+    await insertOrder(t.store, 'o1', 'PENDING');
+    const answer = await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_late' });
+    expect(answer.response.status).toBe(500);
+    expect(hookSignal?.aborted).toBe(true);
+    expect(hookSignal?.reason).toBeInstanceOf(Error);
+    releaseHook();
+    const outcome = await lateCallOutcome;
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).message).toMatch(/transaction has already ended/);
+    expect(t.store.processedEvents()).toEqual([]);
+    expect(t.store.orders()[0]?.status).toBe('PENDING');
+    expect(t.store.statusChanges()).toEqual([]);
+  });
+
   it('flags readiness for disbursement (DISBURSING, or a fulfilled requirement)', async () => {
     const t = await makeMarket();
     await insertOrder(t.store, 'o1', 'APPROVED');

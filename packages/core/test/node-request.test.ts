@@ -98,3 +98,31 @@ describe('the Request made by toRequest', () => {
     );
   });
 });
+
+describe('a real Request built while the direct read is under way', () => {
+  // Sizes around the web-stream queue (64 KiB) whose second reader used to pause the request.
+  it.each([16, 64, 65, 128, 256].map((k) => k * 1024))(
+    'takes its body from that read, and neither stalls (%i bytes)',
+    async (size) => {
+      const sent = 'x'.repeat(size);
+      let seen: { direct: number; real: string } | undefined;
+      server = createServer(async (req, res) => {
+        const request = toRequest(req, { res, maxBodyBytes: 512 * 1024 });
+        const direct = readBodyDirectly(request, 512 * 1024)!;
+        // The read has begun; a real Request built now (and read only later) must not take the
+        // stream from it, nor pause it.
+        const real = request.clone();
+        const bytes = await direct;
+        const text = await real.text();
+        seen = { direct: bytes!.byteLength, real: text.slice(0, 8) + text.length };
+        res.writeHead(204).end();
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const port = (server.address() as AddressInfo).port;
+      const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: sent });
+      expect(response.status).toBe(204);
+      expect(seen).toEqual({ direct: size, real: `xxxxxxxx${size}` });
+    },
+  );
+});

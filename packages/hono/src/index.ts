@@ -14,7 +14,7 @@ import {
 } from '@bnpl-kit/core/unstable-internals';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
-import { untouchedIncoming, withNodeReaders } from './node-body.js';
+import { nodeOutgoing, untouchedIncoming, withNodeReaders } from './node-body.js';
 
 export const frameworkName = 'hono';
 
@@ -40,7 +40,7 @@ async function rawRequest(c: Context): Promise<Request> {
   // On Node, untouched: read the bytes from the Node request (asking `bodyUsed` would already
   // build the full Request this avoids).
   const incoming = untouchedIncoming(c);
-  if (incoming && Object.keys(cache).length === 0) return withNodeReaders(raw, incoming);
+  if (incoming && Object.keys(cache).length === 0) return withNodeReaders(raw, incoming, nodeOutgoing(c));
   if (!raw.bodyUsed) return raw;
   const kept = cache.arrayBuffer ?? cache.blob ?? cache.text;
   const body = kept ? await kept : cache.json ? JSON.stringify(await cache.json) : null;

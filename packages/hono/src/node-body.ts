@@ -14,9 +14,17 @@ interface NodeIncoming {
   headers: Record<string, HeaderValue>;
   readableDidRead: boolean;
   readableEnded: boolean;
+  readableFlowing: boolean | null;
   destroyed: boolean;
   on(event: string, listener: (arg: never) => void): unknown;
+  listenerCount(event: string): number;
   destroy(): void;
+}
+
+interface NodeOutgoing {
+  closed: boolean;
+  writableFinished: boolean;
+  once(event: 'close', listener: () => void): unknown;
 }
 
 /** The untouched Node request behind `c`, when Hono runs on @hono/node-server. */
@@ -29,23 +37,76 @@ export function untouchedIncoming(c: Context): NodeIncoming | undefined {
   return incoming.readableDidRead === false ? (incoming as NodeIncoming) : undefined;
 }
 
+/** Whether anything but the kit has started consuming the Node request's body. */
+function taken(incoming: NodeIncoming): boolean {
+  // `readableFlowing` and a 'data' listener show a consumer attached before any byte arrived: the
+  // lazy Request's body stream (Readable.toWeb) attaches as soon as the Request is built, and then
+  // pauses the socket once its own queue is full (about 64 KiB), so a second reader would wait for
+  // an `end` that never comes.
+  return (
+    incoming.readableDidRead ||
+    incoming.readableEnded ||
+    incoming.destroyed ||
+    incoming.readableFlowing !== null ||
+    incoming.listenerCount('data') > 0
+  );
+}
+
+/**
+ * Whether @hono/node-server's lazy Request has built its full Request: its body stream then owns
+ * the Node request, even before it attached (it does so on its first pull, a few ticks later). The
+ * cache sits under a private symbol; its description is the only handle on it.
+ */
+function lazyRequestBuilt(request: Request): boolean {
+  for (const key of Object.getOwnPropertySymbols(request)) {
+    if (key.description === 'requestCache')
+      return (request as unknown as Record<symbol, unknown>)[key] != null;
+  }
+  return false;
+}
+
 function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array | undefined> {
   // Untouched when the route began, but the route may have awaited (an auth hook) before reading,
   // and meanwhile something asked Hono's lazy Request for its body, which then took the stream.
-  // Its bytes are there now: say so, and core reads the Request's own body instead of hanging on a
-  // stream that has already ended.
-  if (incoming.readableDidRead || incoming.readableEnded || incoming.destroyed) {
-    return Promise.resolve(undefined);
-  }
+  // Say so: core then reads the Request's own body, the one consumer of the stream.
+  if (taken(incoming)) return Promise.resolve(undefined);
   // Core's Node reader (cap, drain past it, disconnects), on the duck-typed request checked above.
   return readNodeBody(incoming as unknown as Parameters<typeof readNodeBody>[0], maxBytes);
 }
 
 /**
- * Gives `request` (Hono's lazy Request) the direct readers. Node has already lower-cased the
- * header names and joined repeated values with ", ", which is what `Headers.get` returns too.
+ * The request's signal without building the full Request: asking Hono's lazy Request for `signal`
+ * builds it, body stream included, and that stream then competes with the direct reader. Aborted
+ * when the response closes before it finished (the client went away), as @hono/node-server does.
  */
-export function withNodeReaders(request: Request, incoming: NodeIncoming): Request {
+function signalOf(outgoing: NodeOutgoing | undefined): () => AbortSignal {
+  let signal: AbortSignal | undefined;
+  return () => {
+    if (signal) return signal;
+    const controller = new AbortController();
+    signal = controller.signal;
+    if (outgoing?.closed) {
+      if (!outgoing.writableFinished) controller.abort();
+    } else {
+      outgoing?.once('close', () => outgoing.writableFinished || controller.abort());
+    }
+    return signal;
+  };
+}
+
+/** The Node response behind `c`, when Hono runs on @hono/node-server. */
+export function nodeOutgoing(c: Context): NodeOutgoing | undefined {
+  const outgoing = (c.env as { outgoing?: Partial<NodeOutgoing> } | undefined)?.outgoing;
+  return typeof outgoing?.once === 'function' ? (outgoing as NodeOutgoing) : undefined;
+}
+
+/**
+ * Gives `request` (Hono's lazy Request) the direct readers and a signal of its own. Node has
+ * already lower-cased the header names and joined repeated values with ", ", which is what
+ * `Headers.get` returns too.
+ */
+export function withNodeReaders(request: Request, incoming: NodeIncoming, outgoing?: NodeOutgoing): Request {
+  Object.defineProperty(request, 'signal', { get: signalOf(outgoing), configurable: true });
   Object.defineProperty(request, READ_HEADER, {
     value(name: string): string | null {
       const value = incoming.headers[name];
@@ -53,7 +114,8 @@ export function withNodeReaders(request: Request, incoming: NodeIncoming): Reque
     },
   });
   Object.defineProperty(request, READ_BODY, {
-    value: (maxBytes: number) => readIncoming(incoming, maxBytes),
+    value: (maxBytes: number) =>
+      lazyRequestBuilt(request) ? Promise.resolve(undefined) : readIncoming(incoming, maxBytes),
   });
   return request;
 }

@@ -9,7 +9,7 @@ import { READ_BODY } from '@bnpl-kit/core/unstable-internals';
 import { getRequestListener } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { untouchedIncoming, withNodeReaders } from '../src/node-body.js';
+import { nodeOutgoing, untouchedIncoming, withNodeReaders } from '../src/node-body.js';
 
 type DirectReader = { [READ_BODY]?: (maxBytes: number) => Promise<Uint8Array | undefined> };
 
@@ -30,16 +30,17 @@ async function serve(app: Hono): Promise<{ url: string; close: () => Promise<voi
  */
 async function postThrough(
   read: (c: Context, request: Request & DirectReader) => Promise<Response>,
+  body = '{"a":1}',
 ): Promise<string> {
   const app = new Hono();
   app.post('/', async (c) => {
     const incoming = untouchedIncoming(c);
     if (!incoming) return c.text('not untouched', 500);
-    return read(c, withNodeReaders(c.req.raw, incoming) as Request & DirectReader);
+    return read(c, withNodeReaders(c.req.raw, incoming, nodeOutgoing(c)) as Request & DirectReader);
   });
   const server = await serve(app);
   try {
-    const answer = await fetch(server.url, { method: 'POST', body: '{"a":1}' });
+    const answer = await fetch(server.url, { method: 'POST', body });
     return await answer.text();
   } finally {
     await server.close();
@@ -67,5 +68,37 @@ describe('the Node direct body reader', () => {
       });
     });
     expect(JSON.parse(answer)).toEqual({ direct: 'undefined', body: '{"a":1}' });
+  });
+
+  const SIZES = [16, 64, 65, 128, 256].map((k) => k * 1024);
+
+  it.each(SIZES)('answers the signal without building the lazy Request (%i bytes)', async (size) => {
+    const answer = await postThrough(async (c, request) => {
+      expect(request.signal.aborted).toBe(false);
+      // The lazy Request was not built, so its body stream did not attach to the Node request.
+      expect(untouchedIncoming(c)).toBeDefined();
+      const bytes = await request[READ_BODY]!(512 * 1024);
+      return c.text(String(bytes?.byteLength));
+    }, 'x'.repeat(size));
+    expect(answer).toBe(String(size));
+  });
+
+  it.each(SIZES)('steps aside when the lazy Request was built before the read (%i bytes)', async (size) => {
+    const answer = await postThrough(async (c, request) => {
+      void c.req.raw.body; // builds the lazy Request: its stream attaches to the Node request
+      const direct = await request[READ_BODY]!(512 * 1024);
+      const text = await c.req.raw.text();
+      return c.text(`${direct === undefined ? 'undefined' : 'bytes'} ${text.length}`);
+    }, 'x'.repeat(size));
+    expect(answer).toBe(`undefined ${size}`);
+  });
+
+  it.each(SIZES)('is not stalled by the lazy Request built during the read (%i bytes)', async (size) => {
+    const answer = await postThrough(async (c, request) => {
+      const direct = request[READ_BODY]!(512 * 1024);
+      void c.req.raw.body; // attaches a second reader that pauses the Node request when full
+      return c.text(String((await direct)?.byteLength));
+    }, 'x'.repeat(size));
+    expect(answer).toBe(String(size));
   });
 });

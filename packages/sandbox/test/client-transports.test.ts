@@ -18,6 +18,12 @@ import {
 } from '../src/index.js';
 import { API_KEY, BASE_URL, clientFor, fakeMarket, marketOrg, orderInput, pushClaims } from './support.js';
 
+/**
+ * A client timeout that a healthy call to an in-process sandbox stays within while other work keeps
+ * both cores busy; the tests that wait for it are the ones whose call is never answered.
+ */
+const LOADED_MACHINE_CALL_MS = 3_000;
+
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => msw.resetHandlers());
@@ -189,9 +195,9 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
 
   it('maps an injected timeout to 504', async () => {
     const { sandbox, baseUrl } = await setup();
-    // The injected timeout never answers, so any client timeout ends in 504; a short one would also
-    // cut off the healthy warm-up call on a loaded machine.
-    const client = clientFor(baseUrl, { timeoutMs: 1_000, retries: 0 });
+    // The injected timeout never answers, so any client timeout ends in 504; it must still let the
+    // healthy warm-up call through on a machine whose cores are busy (1 s did not, under load).
+    const client = clientFor(baseUrl, { timeoutMs: LOADED_MACHINE_CALL_MS, retries: 0 });
     await client.introspectToken('x', 'y');
     sandbox.faults.inject({ target: 'route', operation: 'getOrder', action: 'timeout' });
     const error = await kitErrorOf(client.getOrder('anything'));
@@ -231,8 +237,9 @@ describe.each(transports)('client ↔ sandbox through %s', (_, start) => {
       action: 'timeout',
       afterEffect: true,
     });
-    const impatient: ServiceClient = clientFor(baseUrl, { timeoutMs: 150 });
-    // Its token comes from a read, which is retried, so the one lost answer is the disburse's.
+    // Its token comes from a read, which must not time out itself (150 ms did, under load), so the
+    // one lost answer is the disburse's: the budget is what a healthy call needs on a busy machine.
+    const impatient: ServiceClient = clientFor(baseUrl, { timeoutMs: LOADED_MACHINE_CALL_MS });
     await impatient.getOrder(order.id);
     expect((await kitErrorOf(impatient.disburseOrder(order.id, {}))).code).toBe('upstream_timeout');
     const again = await patient.disburseOrder(order.id, {});

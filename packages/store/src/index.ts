@@ -5,6 +5,7 @@
 
 export type { SandboxRecord, SandboxRecordChange } from '@bnpl-kit/core/wire';
 export { redactDatabaseUrl } from './executor/pg.js';
+export type { PoolerMode } from './executor/pg-session.js';
 export { DEFAULT_DATA_DIR, type OpenStoreOptions, openStore } from './open-store.js';
 export type {
   ClaimJobOptions,
@@ -18,8 +19,10 @@ export type {
   UserRecord,
   UserUpdate,
 } from './records.js';
-export type { JobOps } from './repositories/jobs.js';
+export type { JobCounts, JobOps, RequeueResult } from './repositories/jobs.js';
 export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
+export type { StaleOrder } from './repositories/reconciliation.js';
+export type { PruneResult } from './repositories/retention.js';
 export { type SandboxRecordRepository, sandboxRecords } from './repositories/sandbox-records.js';
 export type { UserOps } from './repositories/users.js';
-export type { Store, StoreOperations, StoreTransaction } from './store.js';
+export type { MaintenanceOps, Store, StoreOperations, StoreTransaction } from './store.js';

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
 import { createPgExecutor } from './executor/pg.js';
+import type { PoolerMode } from './executor/pg-session.js';
 import type { SqlExecutor } from './executor/types.js';
 import type { JobRetryPolicy } from './records.js';
 import { DEFAULT_JOB_RETRY } from './repositories/jobs/backoff.js';
@@ -31,6 +32,18 @@ export interface OpenStoreOptions {
   connectTimeoutMs?: number | undefined;
   /** PostgreSQL: longest a statement may run, in ms (default 15000). */
   statementTimeoutMs?: number | undefined;
+  /**
+   * PostgreSQL: how session state reaches the server. `auto` (default) probes at start-up whether
+   * the startup parameters hold (a direct connection) or a pooler refuses or drops them; then the
+   * statement timeout and schema go with every transaction (`SET LOCAL`) instead. `none` and
+   * `transaction` skip the probe. See docs/operations.md, "Connection poolers".
+   */
+  pooler?: PoolerMode | undefined;
+  /**
+   * PostgreSQL: send the hot statements as named prepared statements. Default: only when no
+   * transaction-mode pooler was found (PgBouncer 1.21+ with `max_prepared_statements` takes them).
+   */
+  preparedStatements?: boolean | undefined;
   /** Pino or anything with `info/warn/error(obj, msg)`. Silent by default. */
   logger?: MarketLogger | undefined;
   /** Apply pending migrations before returning (default true). */
@@ -60,6 +73,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       max: options.poolSize,
       connectTimeoutMs: options.connectTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs,
+      pooler: options.pooler,
+      preparedStatements: options.preparedStatements,
       logger,
     });
   } else {

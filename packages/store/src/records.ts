@@ -1,5 +1,5 @@
 /** Records the store reads and writes, in model (camelCase) terms. */
-import type { BasicProfile, CustomScopeData, OrderStatus } from '@bnpl-kit/core';
+import type { BackoffPolicy, BasicProfile, CustomScopeData, OrderStatus } from '@bnpl-kit/core';
 
 export interface UserRecord {
   /** The market's internal user ID (the `id` of push-claims, `local_id` of offer filtering). */
@@ -89,9 +89,11 @@ export interface FailJobOptions {
   giveUp?: boolean;
 }
 
-export interface JobRetryPolicy {
-  /** Delay after the first failed attempt; doubles with each further attempt. Default 1 s. */
-  baseDelayMs: number;
-  /** Upper bound of the delay. Default 10 min. */
-  maxDelayMs: number;
+/**
+ * The kit's backoff policy (core's `backoffDelayMs`, full jitter) applied to jobs: the delay after
+ * failed attempt n is uniform in [0, min(maxDelayMs, baseDelayMs·2^(n−1))). Defaults 1 s and 10 min.
+ */
+export interface JobRetryPolicy extends BackoffPolicy {
+  /** In [0, 1); drives the jitter. Default `Math.random` (tests pin it). */
+  random?: () => number;
 }

@@ -14,10 +14,24 @@ import {
   orderReads,
   orderTransactionOps,
 } from './repositories/orders.js';
+import { claimStaleOrders, type StaleOrder } from './repositories/reconciliation.js';
+import { type PruneResult, pruneFinished } from './repositories/retention.js';
 import { type UserOps, userOps } from './repositories/users.js';
 
+/** What the worker's periodic jobs run (`@bnpl-kit/store/worker`: reconciliation and retention). */
+export interface MaintenanceOps {
+  /**
+   * Orders not final whose status and last reconciliation are both older than `staleForMs`, oldest
+   * first, at most `limit`; each is stamped as reconciled now in the same statement (SKIP LOCKED),
+   * so concurrent callers get disjoint orders.
+   */
+  claimStaleOrders(options: { staleForMs: number; limit: number }): Promise<StaleOrder[]>;
+  /** Deletes done jobs and processed webhook event IDs older than `olderThanMs`. */
+  pruneFinished(olderThanMs: number): Promise<PruneResult>;
+}
+
 /** Everything that works the same on the store and inside a transaction. */
-export interface StoreOperations extends OrderReads, UserOps, JobOps {
+export interface StoreOperations extends OrderReads, UserOps, JobOps, MaintenanceOps {
   /** Raw SQL, for what the repositories do not cover. */
   query: Queryable['query'];
 }
@@ -60,7 +74,14 @@ export interface StoreContext {
 }
 
 function operations(q: Queryable, jobs: JobContext): StoreOperations {
-  return { ...orderReads(q), ...userOps(q), ...jobOps(q, jobs), query: q.query };
+  return {
+    ...orderReads(q),
+    ...userOps(q),
+    ...jobOps(q, jobs),
+    claimStaleOrders: (options) => claimStaleOrders(q, jobs, options),
+    pruneFinished: (olderThanMs) => pruneFinished(q, jobs, olderThanMs),
+    query: q.query,
+  };
 }
 
 /** Wraps a queryable so that it refuses to run while the current async context holds a transaction. */
@@ -81,17 +102,10 @@ export function createStore(ctx: StoreContext): Store {
   const { executor } = ctx;
   const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
   const outer = guarded(executor, openTransaction);
-  // One `tx` per connection the executor hands out (the pg executor reuses them with its pooled
-  // connections), frozen so that no caller's additions leak into the next transaction.
-  const txByClient = new WeakMap<Queryable, StoreTransaction>();
-  const transactionOps = (client: Queryable): StoreTransaction => {
-    let tx = txByClient.get(client);
-    if (tx === undefined) {
-      tx = Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
-      txByClient.set(client, tx);
-    }
-    return tx;
-  };
+  // A new `tx` for every transaction, never one per connection: a `tx` kept past its transaction
+  // must not reach the next transaction on the same connection (the client refuses once it ended).
+  const transactionOps = (client: Queryable): StoreTransaction =>
+    Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
 
   return {
     ...operations(outer, ctx.jobs),

@@ -36,7 +36,7 @@ describe('which pg failures are the database being unavailable', () => {
   });
 });
 
-const postgres = backends.filter((b) => b.name === 'postgres');
+const postgres = backends.filter((b) => b.name !== 'pglite');
 
 describe.each(postgres)('on $name', (backend) => {
   it('survives its backend being terminated mid-transaction: 503, process alive, pool recovers', async () => {

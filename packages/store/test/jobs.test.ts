@@ -4,11 +4,15 @@ import { jobBackoffMs } from '../src/repositories/jobs/backoff.js';
 import { backends, databaseForSuite, manualClock, unique } from './helpers/backends.js';
 
 describe('jobBackoffMs', () => {
-  it('doubles from the base delay and stops at the cap', () => {
-    const policy = { baseDelayMs: 1_000, maxDelayMs: 10_000 };
-    expect([0, 1, 2, 3, 4, 5, 6, 60].map((n) => jobBackoffMs(n, policy))).toEqual([
-      1_000, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000,
+  it("is the kit's one policy: full jitter under a ceiling that doubles from the base to the cap", () => {
+    const top = { baseDelayMs: 1_000, maxDelayMs: 10_000, random: () => 0.999_999 };
+    expect([1, 2, 3, 4, 5, 6, 60].map((n) => jobBackoffMs(n, top))).toEqual([
+      999, 1_999, 3_999, 7_999, 9_999, 9_999, 9_999,
     ]);
+    const half = { ...top, random: () => 0.5 };
+    expect([1, 2, 3].map((n) => jobBackoffMs(n, half))).toEqual([500, 1_000, 2_000]);
+    const [first, second] = [0.1, 0.7].map((r) => jobBackoffMs(4, { ...top, random: () => r }));
+    expect(first).not.toBe(second);
   });
 });
 
@@ -16,7 +20,8 @@ describe.each(backends)('jobs on $name', (backend) => {
   const clock = manualClock();
   const suite = databaseForSuite(backend, {
     now: clock.now,
-    jobRetry: { baseDelayMs: 1_000, maxDelayMs: 4_000 },
+    // The top of each jitter range, so the schedule below is exact.
+    jobRetry: { baseDelayMs: 1_000, maxDelayMs: 4_000, random: () => 0.999_999 },
   });
 
   /** A job of a kind of its own, allowed `maxAttempts` attempts. */
@@ -176,7 +181,7 @@ describe.each(backends)('jobs on $name', (backend) => {
       expect(await claim()).toBeUndefined();
       clock.advance(1);
     }
-    expect(delays).toEqual([1_000, 2_000, 4_000]);
+    expect(delays).toEqual([999, 1_999, 3_999]);
     expect((await claim())?.attempts).toBe(4);
     expect(await suite.store.failJob(job.id, 'still broken')).toMatchObject({
       status: 'failed',

@@ -31,8 +31,9 @@ describe.each(backends)('the webhook endpoint on $name', (backend) => {
   });
   afterAll(() => db.close());
 
-  function market(handleWebhook?: MarketHooks<StoreTransaction>['handleWebhook']) {
+  function market(handleWebhook?: MarketHooks<StoreTransaction>['handleWebhook'], hookTimeoutMs?: number) {
     return createMarket({
+      ...(hookTimeoutMs === undefined ? {} : { limits: { hookTimeoutMs } }),
       config: {
         mode: 'sandbox',
         integrationMode: 'basic',
@@ -109,5 +110,45 @@ describe.each(backends)('the webhook endpoint on $name', (backend) => {
     expect(last.transition).toEqual({ changed: true, from: 'APPROVED', status: 'DISBURSING' });
     expect(last.readyForDisbursement).toBe(true);
     expect((await store.findOrderById(order.id))?.status).toBe('DISBURSING');
+  });
+
+  it('aborts a handleWebhook that outlives its timeout; its late tx.enqueueJob throws and commits nothing', async () => {
+    const order = newOrder({ status: 'APPROVED' });
+    await store.insertOrder(order);
+    let releaseHook!: () => void;
+    const hookMayGoOn = new Promise<void>((resolve) => {
+      releaseHook = resolve;
+    });
+    let reportLateCall!: (outcome: unknown) => void;
+    const lateCallOutcome = new Promise<unknown>((resolve) => {
+      reportLateCall = resolve;
+    });
+    let hookSignal: AbortSignal | undefined;
+    const dedupeKey = unique('late-job');
+    const m = market(async ({ tx }, ctx) => {
+      hookSignal = ctx.signal;
+      await hookMayGoOn;
+      const late = tx.enqueueJob({ kind: 'late', payload: {}, dedupeKey });
+      reportLateCall(
+        late.then(
+          () => 'committed',
+          (error: unknown) => error,
+        ),
+      );
+      await late;
+    }, 50);
+    const eventId = unique('evt');
+    // The hook is still waiting when the answer comes: the timeout answered it.
+    expect((await deliver(m, order.id, 'DISBURSING', eventId)).status).toBe(500);
+    expect(hookSignal?.aborted).toBe(true);
+    expect(await store.isEventProcessed(eventId)).toBe(false);
+    releaseHook();
+    const outcome = await lateCallOutcome;
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).message).toMatch(/transaction has already ended/);
+    expect(await store.findJobByDedupeKey(dedupeKey)).toBeUndefined();
+    expect(await store.listJobs({ kind: 'late' })).toEqual([]);
+    expect(await store.isEventProcessed(eventId)).toBe(false);
+    expect((await store.findOrderById(order.id))?.status).toBe('APPROVED');
   });
 });

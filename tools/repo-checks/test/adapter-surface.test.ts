@@ -19,16 +19,31 @@ const adapters = workspacePackages()
   .filter((pkg) => !pkg.private && rootNames(pkg).includes('createBnplRouter'))
   .map((pkg) => ({ name: pkg.name, names: rootNames(pkg).sort() }));
 
+const SHARED = ['RAW_BODY_HELP', 'bnplErrorHandler', 'createBnplRouter', 'frameworkName'];
+
+/**
+ * What a framework's users expect besides the shared names, and nothing else: Fastify registers
+ * plugins with their options (`fastify.register(bnpl, { market, prefix })`), Nest imports a module.
+ */
+const IDIOMATIC_EXTRAS: Record<string, readonly string[]> = {
+  '@bnpl-kit/fastify': ['BnplPluginOptions', 'bnpl'],
+  '@bnpl-kit/nestjs': ['BNPL_MARKET', 'BnplModule', 'BnplModuleAsyncOptions', 'BnplModuleOptions'],
+};
+
 describe('adapter surface', () => {
   it('finds every adapter', () => {
     expect(adapters.map((a) => a.name).sort()).toEqual([
       '@bnpl-kit/express',
+      '@bnpl-kit/fastify',
       '@bnpl-kit/hono',
       '@bnpl-kit/koa',
+      '@bnpl-kit/nestjs',
     ]);
   });
 
-  it.each(adapters)('$name exports the same names as every other adapter', ({ names }) => {
-    expect(names).toEqual(['RAW_BODY_HELP', 'bnplErrorHandler', 'createBnplRouter', 'frameworkName']);
+  it.each(adapters)('$name exports the same names as every other adapter', ({ name, names }) => {
+    const extras = IDIOMATIC_EXTRAS[name] ?? [];
+    expect(names.filter((n) => !extras.includes(n))).toEqual(SHARED);
+    expect(names).toEqual(expect.arrayContaining([...extras]));
   });
 });

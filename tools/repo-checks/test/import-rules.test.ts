@@ -17,9 +17,13 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/express': ADAPTER_IMPORTS,
   '@bnpl-kit/koa': ADAPTER_IMPORTS,
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
+  '@bnpl-kit/fastify': ADAPTER_IMPORTS,
+  '@bnpl-kit/nestjs': ADAPTER_IMPORTS,
+  // Both entries: `.` (the store) and `./worker` (the job worker, reconciliation, retention, health).
   '@bnpl-kit/store': [
     '@bnpl-kit/core',
-    // The sandbox's record contract (SandboxRecordStore), which the store implements.
+    // The sandbox's record contract (SandboxRecordStore), which the store implements; the worker's
+    // `followServiceStatus` (the one forward-move rule) and idempotency keys.
     '@bnpl-kit/core/wire',
   ],
   '@bnpl-kit/sandbox': [
@@ -39,8 +43,10 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
     '@bnpl-kit/sandbox',
     // src/adapters.ts, used by the suite's own tests only (no entry exports it).
     '@bnpl-kit/express',
+    '@bnpl-kit/fastify',
     '@bnpl-kit/hono',
     '@bnpl-kit/koa',
+    '@bnpl-kit/nestjs',
   ],
   '@bnpl-kit/cli': [
     '@bnpl-kit/core',
@@ -53,7 +59,13 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   ],
 };
 
-const ADAPTERS = new Set(['@bnpl-kit/express', '@bnpl-kit/koa', '@bnpl-kit/hono']);
+const ADAPTERS = new Set([
+  '@bnpl-kit/express',
+  '@bnpl-kit/koa',
+  '@bnpl-kit/hono',
+  '@bnpl-kit/fastify',
+  '@bnpl-kit/nestjs',
+]);
 const packages = workspacePackages();
 const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
 

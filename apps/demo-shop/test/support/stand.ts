@@ -8,14 +8,12 @@ import type { AddressInfo } from 'node:net';
 import {
   buildClaimObject,
   createMarket,
-  createMemoryStore,
   createServiceClient,
   type MarketHooks,
-  type MemoryStore,
   silentLogger,
 } from '@bnpl-kit/core';
 import { createNodeListener } from '@bnpl-kit/core/node';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { createMemoryStore, generateKeyPair, type MemoryStore } from '@bnpl-kit/core/testing';
 import { createSandbox, createSandboxFetch, type Sandbox } from '@bnpl-kit/sandbox';
 import { createDemoShopHandler, type DemoShopHandler, type DemoUser } from '../../src/index.js';
 

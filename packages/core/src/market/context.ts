@@ -48,15 +48,42 @@ export type RouteHandler = (ctx: RouteContext<MarketTransaction>) => Promise<Mar
  * keep each request's young objects alive (measured in docs/capacity.md, "Allocation on the hot path").
  */
 export class RequestHookContext implements HookContext {
+  /** Made on first use of `signal` or on a timeout: most requests need neither. */
+  #controller: AbortController | undefined;
+
   constructor(
     readonly requestId: string,
     readonly request: Request,
     readonly logger: MarketLogger,
   ) {}
 
-  /** Read on first use: most requests never look at it, and a Request may build its signal lazily. */
+  /**
+   * Aborted when the client goes away or when a hook of this request outlives `hookTimeoutMs`: the
+   * request has failed then, and a hook still running must stop using what it was given (its `tx`
+   * is rolled back). Read on first use: most requests never look at it.
+   */
   get signal(): AbortSignal {
-    return this.request.signal;
+    return this.#abortController().signal;
+  }
+
+  /** A hook of this request did not settle in time: whatever still runs for it is told to stop. */
+  hookTimedOut(reason: Error): void {
+    this.#abortController().abort(reason);
+  }
+
+  #abortController(): AbortController {
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.#controller = controller;
+      const requestSignal = this.request.signal;
+      if (requestSignal.aborted) controller.abort(requestSignal.reason);
+      else {
+        const own = controller;
+        requestSignal.addEventListener('abort', () => own.abort(requestSignal.reason), { once: true });
+      }
+    }
+    return controller;
   }
 }
 
@@ -89,17 +116,23 @@ export function callHook<T>(
   }
   // A hook that answered synchronously cannot hang: no timer needed.
   if (typeof (result as { then?: unknown } | null)?.then !== 'function') return Promise.resolve(result as T);
-  return settleWithin(result as PromiseLike<T>, name, ctx.deps.limits.hookTimeoutMs);
+  return settleWithin(result as PromiseLike<T>, name, ctx.deps.limits.hookTimeoutMs, ctx.hookContext);
 }
 
 // One promise and one timer per hook call, without an async frame or a `Promise.race` (which would
 // add a second promise that never settles): this runs on every webhook.
-function settleWithin<T>(pending: PromiseLike<T>, name: string, timeoutMs: number): Promise<T> {
+function settleWithin<T>(
+  pending: PromiseLike<T>,
+  name: string,
+  timeoutMs: number,
+  hookContext: HookContext,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new HookFailure(name, new Error(`did not settle within ${timeoutMs} ms`))),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      const late = new Error(`did not settle within ${timeoutMs} ms`);
+      if (hookContext instanceof RequestHookContext) hookContext.hookTimedOut(late);
+      reject(new HookFailure(name, late));
+    }, timeoutMs);
     Promise.resolve(pending).then(
       (value) => {
         clearTimeout(timer);

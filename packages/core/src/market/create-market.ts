@@ -30,6 +30,7 @@ import {
   type MarketConfig,
   type MarketPaths,
 } from './options.js';
+import { resolveServices } from './resolve-options.js';
 import { MARKET_ROUTES, type MarketOperation, marketOperationsFor, marketRoutePath } from './route-table.js';
 import { type Route, Router } from './router.js';
 import { bnplRedirect, demoUser } from './routes/browser.js';
@@ -38,7 +39,6 @@ import { filterOffersRoute } from './routes/offers.js';
 import { cancelOrder, createOrder, disburseOrder, getOrderStatus } from './routes/orders.js';
 import { webhook } from './routes/webhook.js';
 import type { MarketTransaction } from './store.js';
-import { fetchedKeys, staticKeys } from './webhook-keys.js';
 
 export interface HandleOptions {
   /**
@@ -140,11 +140,15 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     return typeof value === 'number' ? value : value.getTime();
   };
   const logger = options.logger ?? consoleLogger;
-  const webhookUrl = `${config.publicBaseUrl!.replace(/\/+$/, '')}${paths.prefix}${paths.webhook}`;
+  const { service, webhookKeys, webhookUrl } = resolveServices(
+    options,
+    `${paths.prefix}${paths.webhook}`,
+    now,
+  );
   const deps: MarketDeps<Tx> = {
     config,
     hooks: options.hooks,
-    service: options.service,
+    service,
     store: options.store,
     logger,
     now,
@@ -153,10 +157,8 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     onUnknownEvent: options.onUnknownEvent,
     demoUser: options.demoUser ?? { ...DEFAULT_DEMO_USER },
     webhookUrl,
-    webhookKeys: config.servicePublicKey
-      ? staticKeys(config.servicePublicKey)
-      : fetchedKeys(options.service, config.appId!, now),
-    introspection: new TokenIntrospectionCache(options.service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
+    webhookKeys,
+    introspection: new TokenIntrospectionCache(service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
   };
   const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
   const router = new Router(routesFor(paths, config), paths.prefix);

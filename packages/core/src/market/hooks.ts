@@ -25,7 +25,11 @@ export interface HookContext {
   requestId: string;
   /** The incoming request. Hooks read headers only: the kit owns the body. */
   request: Request;
-  /** Aborted when the client goes away. */
+  /**
+   * Aborted when the client goes away, and when a hook of this request outlives `hookTimeoutMs`:
+   * the request has failed then and its transaction is rolled back, so a hook still running must
+   * stop (any further use of its `tx` throws).
+   */
   signal: AbortSignal;
   logger: MarketLogger;
 }

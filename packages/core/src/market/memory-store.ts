@@ -1,5 +1,6 @@
 /**
- * An in-memory `MarketStore` with real transaction semantics, for tests and the sandbox: one
+ * An in-memory `MarketStore` with real transaction semantics, for tests and the sandbox (exported
+ * from `@bnpl-kit/core/testing` only, marked non-durable so production refuses it): one
  * transaction at a time (a mutex, which is what `SELECT … FOR UPDATE` on one row amounts to in the
  * kit's usage), writes buffered until the work resolves, and discarded when it throws.
  */
@@ -7,6 +8,7 @@ import type { OrderStatus } from '../models/status.js';
 import type { MarketStore, MarketTransaction, NewStoredOrder, StatusChange, StoredOrder } from './store.js';
 
 export interface MemoryStore extends MarketStore<MarketTransaction> {
+  readonly durable: false;
   /** Committed orders, for assertions. */
   orders(): StoredOrder[];
   /** Committed processed event IDs, in processing order. */
@@ -151,6 +153,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
 
   return {
+    // Everything lives in this process: createMarket refuses it in production.
+    durable: false,
     async findOrderById(id) {
       const order = orders.get(id);
       return order && copy(order);

@@ -7,6 +7,7 @@ import { type FieldIssue, KitError } from '../errors.js';
 import type { KitConfig } from '../models/config.js';
 import type { Secret } from '../models/secret.js';
 import type { ServiceClient } from '../service/types.js';
+import type { Keyring, PublicKeysInput } from '../signature/keyring.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS } from '../signature/message.js';
 import type { MarketHooks, UnknownEventHandler } from './hooks.js';
 import type { MarketLogger } from './logger.js';
@@ -26,6 +27,10 @@ export interface MarketConfig {
   webhookToleranceSeconds?: number | undefined;
   /** `scope_hash` of pushed claim tokens: `per-scope` (default) or the prior art's `all-scopes` (WIRE §7). */
   claimScopeHash?: KitConfig['claimScopeHash'] | undefined;
+  /** `SERVICE_API_URL`: with `appApiKey`, the service client is built from it when `service` is not given. */
+  serviceApiUrl?: string | undefined;
+  /** `APP_API_KEY`. */
+  appApiKey?: Secret | string | undefined;
 }
 
 /** Paths of the served endpoints. `prefix` is prepended to every other one. */
@@ -54,9 +59,13 @@ export interface MarketLimits {
 export const DEFAULT_LIMITS: MarketLimits = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, hookTimeoutMs: 15_000 };
 
 export interface CreateMarketOptions<Tx extends MarketTransaction = MarketTransaction> {
+  /** `loadConfig(process.env, …)` fits as is. */
   config: MarketConfig;
   hooks: MarketHooks<Tx>;
-  service: ServiceClient;
+  /** Overrides the client built from `config.serviceApiUrl` and `config.appApiKey`. */
+  service?: ServiceClient;
+  /** The webhook verification keys; overrides `config.servicePublicKey`. */
+  webhookKeys?: Keyring | PublicKeysInput;
   store: MarketStore<Tx>;
   logger?: MarketLogger;
   /** The clock (webhook timestamp window, introspection cache); tests inject one. */
@@ -123,8 +132,17 @@ export function checkMarketOptions(
       'is required in data-sharing mode (it signs claim tokens)',
     );
   }
-  need(options.service, 'service', 'is required');
+  need(
+    options.service || (config?.serviceApiUrl && config.appApiKey),
+    'service',
+    'is required: pass one, or set config.serviceApiUrl and config.appApiKey (SERVICE_API_URL, APP_API_KEY) to build it',
+  );
   need(options.store, 'store', 'is required');
+  need(
+    !(config?.mode === 'production' && options.store?.durable === false),
+    'store',
+    'is not durable (orders and processed webhook events would be lost on restart): production needs a database store such as @bnpl-kit/store',
+  );
   const base = config?.publicBaseUrl;
   need(
     base && /^https?:\/\//.test(base) && URL.canParse(base),
@@ -132,7 +150,7 @@ export function checkMarketOptions(
     'must be the absolute http(s) URL the service sends webhooks to (the signed URL is built from it)',
   );
   need(
-    config?.servicePublicKey || config?.appId,
+    options.webhookKeys || config?.servicePublicKey || config?.appId,
     'config.servicePublicKey',
     'is required when config.appId is unset (the key cannot be fetched from the service without it)',
   );

@@ -77,6 +77,11 @@ export interface MarketTransaction {
 }
 
 export interface MarketStore<Tx extends MarketTransaction = MarketTransaction> {
+  /**
+   * `false` for a store that forgets everything on restart (the memory store of
+   * `@bnpl-kit/core/testing`): `createMarket` refuses it in production.
+   */
+  readonly durable?: boolean;
   findOrderById(id: string): Promise<StoredOrder | undefined>;
   findOrderByReferenceId(referenceId: string): Promise<StoredOrder | undefined>;
   /**

@@ -15,8 +15,7 @@ export interface WebhookKeySource {
   refreshAfterFailure(): Promise<Keyring | undefined>;
 }
 
-export function staticKeys(publicKeys: string): WebhookKeySource {
-  const keyring = createKeyring(publicKeys);
+export function keyringSource(keyring: Keyring): WebhookKeySource {
   return {
     current: () => keyring,
     refreshAfterFailure: () => Promise.resolve(undefined),

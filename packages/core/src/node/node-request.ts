@@ -91,6 +91,8 @@ class State {
   /** The bytes once read directly (a real Request built later is built from them). */
   read: Uint8Array | undefined = undefined;
   reading = false;
+  /** The direct read under way, so a real Request built meanwhile takes its bytes from it. */
+  pending: Promise<Uint8Array> | undefined = undefined;
   constructor(readonly init: NodeRequestInit) {}
 
   get signal(): AbortSignal {
@@ -123,13 +125,31 @@ function materialize(request: Request): Request {
     signal: s.signal,
   };
   if (s.read !== undefined) options.body = s.read as BodyInit;
-  else if (init.body.kind === 'bytes') options.body = init.body.bytes as BodyInit;
+  else if (s.pending) {
+    // A second stream on the same IncomingMessage would split the bytes between two readers.
+    options.body = bodyOf(s.pending);
+    options.duplex = 'half';
+  } else if (init.body.kind === 'bytes') options.body = init.body.bytes as BodyInit;
   else if (init.body.kind === 'stream') {
     options.body = nodeBodyStream(init.body.req, init.body.maxBytes);
     options.duplex = 'half';
   }
   s.real = new Request(init.url, options);
   return s.real;
+}
+
+/** A body stream of the bytes a direct read will deliver (or of its failure). */
+function bodyOf(pending: Promise<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) =>
+      pending.then(
+        (bytes) => {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+        (error: unknown) => controller.error(error),
+      ),
+  });
 }
 
 // Not `async`: on the webhook path this is one promise fewer per request.
@@ -139,10 +159,11 @@ function readDirectly(s: State, maxBytes: number): Promise<Uint8Array | undefine
   s.reading = true;
   const body = s.init.body;
   if (body.kind === 'stream') {
-    return readNodeBody(body.req, Math.min(maxBytes, body.maxBytes)).then((bytes) => {
+    s.pending = readNodeBody(body.req, Math.min(maxBytes, body.maxBytes)).then((bytes) => {
       s.read = bytes;
       return bytes;
     });
+    return s.pending;
   }
   if (body.kind === 'none') s.read = new Uint8Array(0);
   else s.read = typeof body.bytes === 'string' ? new TextEncoder().encode(body.bytes) : body.bytes;

@@ -2,7 +2,8 @@
  * Reads a whole `IncomingMessage` body into bytes with a cap, without a web stream. Past the cap it
  * rejects with `payload_too_large` and keeps discarding the rest (so the answer still goes out on a
  * healthy connection); a client that keeps sending far beyond the cap is cut off. A disconnect
- * mid-body rejects instead of leaving the read pending.
+ * mid-body rejects instead of leaving the read pending, and nothing else reading the same request
+ * can stall it.
  */
 import type { IncomingMessage } from 'node:http';
 import { tooLarge } from './body-stream.js';
@@ -42,6 +43,11 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ui
       if (settled) return;
       settled = true;
       reject(error);
+    });
+    // Another consumer attached after us (a web stream built from the same request) pauses the
+    // request when its own queue is full; this read must still reach `end`.
+    req.on('pause', () => {
+      if (!settled) req.resume();
     });
     req.on('close', () => {
       if (settled || req.readableEnded) return;

@@ -1,23 +1,16 @@
 /**
- * Retries with jittered exponential backoff, for idempotent operations only: a mutating call that
+ * Retries with the kit's backoff policy (`util/backoff.ts`, full jitter), for idempotent operations only: a mutating call that
  * timed out may have been applied, so it is handed back to the caller, who repeats it knowingly
  * with the same Idempotency-Key.
  */
+import { type BackoffPolicy, backoffDelayMs } from '../util/backoff.js';
 import { isRetryable } from './errors.js';
 
-export interface RetryPolicy {
+export interface RetryPolicy extends BackoffPolicy {
   /** Extra attempts after the first. */
   retries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
   random: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** "Full jitter" (AWS architecture blog): a uniform delay in [0, min(max, base·2^n)). */
-function backoffDelay(policy: RetryPolicy, attempt: number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.floor(policy.random() * ceiling);
 }
 
 export async function withRetries<T>(
@@ -31,7 +24,7 @@ export async function withRetries<T>(
       return await run();
     } catch (error) {
       if (!idempotent || attempt >= policy.retries || !isRetryable(error) || signal?.aborted) throw error;
-      await policy.sleep(backoffDelay(policy, attempt), signal);
+      await policy.sleep(backoffDelayMs(policy, attempt, policy.random), signal);
     }
   }
 }

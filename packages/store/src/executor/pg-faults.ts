@@ -14,7 +14,7 @@ const TRANSIENT_STATES = /^(08|53|57P0|57014$|40001$|40P01$)/;
 const NODE_NETWORK = /^(ECONN|EPIPE$|ETIMEDOUT$|EHOSTUNREACH$|ENETUNREACH$|ENOTFOUND$|EAI_AGAIN$)/;
 // pg's own messages for a connection lost, never made, or a client-side query timeout.
 const PG_CONNECTION_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection ended|not queryable/i;
+  /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Query read timeout|Client has encountered a connection error|Connection ended|not queryable/i;
 
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof KitError) return err.code === 'store_unavailable';

@@ -3,12 +3,22 @@
 import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
 import { isUnavailable, translateFault } from './pg-faults.js';
+import {
+  isPreparedStatementClash,
+  type PoolerMode,
+  planSession,
+  preparedStatementClash,
+  type SessionPlan,
+  startupParameters,
+  transactionPrelude,
+} from './pg-session.js';
 import { preparedName } from './prepared.js';
+import { type ScopedTransactionClient, scopedTransactionClient } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
   connectionString: string;
-  /** Schema to put first on the search_path of every connection (created by the migrations). */
+  /** Schema to put first on the search_path (created by the migrations). */
   schema?: string | undefined;
   /** Pool size; pg's default is 10. */
   max?: number | undefined;
@@ -16,15 +26,14 @@ export interface PgExecutorOptions {
   connectTimeoutMs?: number | undefined;
   /** Longest a statement may run (server `statement_timeout`, and a client-side read timeout); default 15000. */
   statementTimeoutMs?: number | undefined;
+  /** How session state reaches the server (see `pg-session.ts`); default `auto`, probed at start-up. */
+  pooler?: PoolerMode | undefined;
+  /**
+   * Send the hot statements as named prepared statements. Default: only when the session carries
+   * state (no transaction-mode pooler). PgBouncer 1.21+ with `max_prepared_statements` can take them.
+   */
+  preparedStatements?: boolean | undefined;
   logger: MarketLogger;
-}
-
-/** A registered hot statement goes as a named prepared statement, anything else as given. */
-function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
-  const name = preparedName(sql);
-  return name === undefined
-    ? { text: sql, values: params as unknown[] | undefined }
-    : { name, text: sql, values: params as unknown[] | undefined };
 }
 
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
@@ -48,46 +57,111 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
   const location = redactDatabaseUrl(options.connectionString);
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.max,
-    // Without these a database that accepts TCP and never answers hangs start-up and every request.
-    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    statement_timeout: statementTimeoutMs,
-    // The client-side guard for a connection that stops answering mid-query (no RST ever comes).
-    query_timeout: statementTimeoutMs + 1_000,
-    keepAlive: true,
-    // A startup parameter rather than a `SET` after connect: it applies before any query can run.
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-  });
-  // An idle client losing its connection emits on the pool; unhandled, that would crash the process.
-  pool.on('error', (err) => options.logger.error({ err: err.message }, 'idle database connection failed'));
-  // A client checked out for a transaction is not the pool's to watch: while it waits between two
-  // statements, a terminated backend emits `error` on the client itself, and an `error` event
-  // without a listener kills the process. Every client gets one for its whole life; the failure
-  // also reaches the pending or next query, which answers 503 and the client is discarded.
-  pool.on('connect', (client) => {
-    client.on('error', (err) =>
-      options.logger.warn({ err: err.message }, 'database connection lost while checked out'),
-    );
-  });
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const fault = (err: unknown) => translateFault(err, location);
+
+  /** The pool and how to use it, once `planSession` has said whether the session carries state. */
+  interface Connection {
+    pool: pg.Pool;
+    /** The statement that opens a transaction: `BEGIN`, or `BEGIN` and its `SET LOCAL`s. */
+    begin: string;
+    sessionSettings: boolean;
+  }
+  let namedStatements = options.preparedStatements;
+
+  function createPool(sessionSettings: boolean): pg.Pool {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max,
+      // Without these a database that accepts TCP and never answers hangs start-up and every request.
+      connectionTimeoutMillis: connectTimeoutMs,
+      // The client-side guard for a connection that stops answering mid-query (no RST ever comes).
+      query_timeout: statementTimeoutMs + 1_000,
+      keepAlive: true,
+      // Startup parameters rather than a `SET` after connect: they apply before any query can run.
+      ...(sessionSettings ? startupParameters(options.schema, statementTimeoutMs) : {}),
+    });
+    // An idle client losing its connection emits on the pool; unhandled, that would crash the process.
+    pool.on('error', (err) => options.logger.error({ err: err.message }, 'idle database connection failed'));
+    // A client checked out for a transaction is not the pool's to watch: while it waits between two
+    // statements, a terminated backend emits `error` on the client itself, and an `error` event
+    // without a listener kills the process. Every client gets one for its whole life; the failure
+    // also reaches the pending or next query, which answers 503 and the client is discarded.
+    pool.on('connect', (client) => {
+      client.on('error', (err) =>
+        options.logger.warn({ err: err.message }, 'database connection lost while checked out'),
+      );
+    });
+    return pool;
+  }
+
+  let connection: Connection | undefined;
+  let connecting: Promise<Connection> | undefined;
+  let closed = false;
+  async function open(): Promise<Connection> {
+    let plan: SessionPlan;
+    try {
+      plan = await planSession(options.pooler ?? 'auto', {
+        connectionString: options.connectionString,
+        schema: options.schema,
+        statementTimeoutMs,
+        connectTimeoutMs,
+      });
+    } catch (err) {
+      connecting = undefined;
+      throw fault(err);
+    }
+    if (closed) throw new Error(`The database connection to ${location} is closed`);
+    options.logger.info({ location, sessionSettings: plan.sessionSettings }, plan.reason);
+    namedStatements ??= plan.sessionSettings;
+    connection = {
+      pool: createPool(plan.sessionSettings),
+      begin: plan.sessionSettings ? 'BEGIN' : transactionPrelude(options.schema, statementTimeoutMs),
+      sessionSettings: plan.sessionSettings,
+    };
+    return connection;
+  }
+  function ready(): Promise<Connection> {
+    if (connecting === undefined) connecting = open();
+    return connecting;
+  }
+
+  /** A registered hot statement goes as a named prepared statement (when safe), anything else as given. */
+  function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
+    const name = namedStatements === true ? preparedName(sql) : undefined;
+    return name === undefined
+      ? { text: sql, values: params as unknown[] | undefined }
+      : { name, text: sql, values: params as unknown[] | undefined };
+  }
+
+  /** A failure of `sql`, translated; a prepared statement clash also turns named statements off. */
+  function failure(err: unknown, sql: string): unknown {
+    if (namedStatements === true && preparedName(sql) !== undefined && isPreparedStatementClash(err)) {
+      namedStatements = false;
+      options.logger.error(
+        { err: (err as Error).message },
+        'prepared statements clash: sending them unnamed',
+      );
+      return preparedStatementClash(err);
+    }
+    return fault(err);
+  }
 
   /**
    * A pooled client whose transaction has begun. An idle connection the server ended may still be
    * in the pool (its `error` event not yet seen); nothing has run on it, so a failed BEGIN is
    * retried on another connection instead of failing the request.
    */
-  async function begin(): Promise<pg.PoolClient> {
+  async function begin(c: Connection): Promise<pg.PoolClient> {
     for (let attempt = 0; ; attempt++) {
       let client: pg.PoolClient;
       try {
-        client = await pool.connect();
+        client = await c.pool.connect();
       } catch (err) {
         throw fault(err);
       }
       try {
-        await client.query('BEGIN');
+        await client.query(c.begin);
         return client;
       } catch (err) {
         client.release(true);
@@ -96,70 +170,75 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     }
   }
 
-  /**
-   * The `TransactionClient` of a pooled connection, made once per connection rather than once per
-   * transaction: the store builds its `tx` operations on it (and caches them by it), so a webhook
-   * with a hook does not allocate the whole repository surface again on every delivery.
-   */
-  const transactionClients = new WeakMap<pg.PoolClient, TransactionClient>();
-  function transactionClient(client: pg.PoolClient): TransactionClient {
-    let tx = transactionClients.get(client);
-    if (tx !== undefined) return tx;
+  /** A transaction's client, usable until its work settles (see `transaction-scope.ts`). */
+  function transactionClient(client: pg.PoolClient): ScopedTransactionClient {
     const run = async (sql: string, params?: readonly unknown[]) => {
       try {
         return await client.query(statement(sql, params));
       } catch (err) {
-        throw fault(err);
+        throw failure(err, sql);
       }
     };
-    tx = {
+    return scopedTransactionClient({
       query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
       exec: async (sql: string) => {
         await run(sql);
       },
-    };
-    transactionClients.set(client, tx);
-    return tx;
+    });
   }
 
-  let closed = false;
+  async function transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+    const client = await begin(connection ?? (await ready()));
+    let broken = false;
+    const tx = transactionClient(client);
+    try {
+      let result: T;
+      try {
+        result = await work(tx);
+      } finally {
+        tx.end();
+      }
+      try {
+        await client.query('COMMIT');
+      } catch (err) {
+        throw fault(err);
+      }
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        // The connection is unusable (e.g. dropped): destroy it instead of returning it to the pool.
+        broken = true;
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   return {
     dialect: 'postgres',
     location,
 
     async query<R>(sql: string, params?: readonly unknown[]) {
+      const c = connection ?? (await ready());
+      // Without session settings a lone statement needs its own transaction to get them.
+      if (!c.sessionSettings) return transaction((tx) => tx.query<R>(sql, params));
       try {
-        return toResult<R>(await pool.query(statement(sql, params)));
+        return toResult<R>(await c.pool.query(statement(sql, params)));
       } catch (err) {
-        throw fault(err);
+        throw failure(err, sql);
       }
     },
 
-    async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
-      const client = await begin();
-      let broken = false;
-      const tx = transactionClient(client);
-      try {
-        const result = await work(tx);
-        await tx.exec('COMMIT');
-        return result;
-      } catch (err) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          // The connection is unusable (e.g. dropped): destroy it instead of returning it to the pool.
-          broken = true;
-        }
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    },
+    transaction,
 
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      const c = connection ?? (await connecting?.catch(() => undefined));
+      await c?.pool.end();
     },
   };
 }

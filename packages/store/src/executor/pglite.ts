@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { scopedTransactionClient } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export type PgliteExecutorOptions =
@@ -53,7 +54,16 @@ export async function createPgliteExecutor(options: PgliteExecutorOptions): Prom
     dialect: 'pglite',
     location: 'dataDir' in options ? options.dataDir : 'memory://',
     query: outer.query,
-    transaction: <T>(work: (tx: TransactionClient) => Promise<T>) => db.transaction((tx) => work(wrap(tx))),
+    transaction: <T>(work: (tx: TransactionClient) => Promise<T>) =>
+      db.transaction(async (tx) => {
+        // PGlite's own `tx` keeps working after a ROLLBACK (outside any transaction): ours does not.
+        const scoped = scopedTransactionClient(wrap(tx));
+        try {
+          return await work(scoped);
+        } finally {
+          scoped.end();
+        }
+      }),
     async close() {
       if (closed) return;
       closed = true;

@@ -9,9 +9,11 @@ import { claimNextJob } from './jobs/claim.js';
 import type { JobContext } from './jobs/context.js';
 import { enqueueJob } from './jobs/enqueue.js';
 import { findJobBy, listJobs } from './jobs/reads.js';
+import { countJobs, type JobCounts, type RequeueResult, requeueJob } from './jobs/requeue.js';
 import { completeJob, failJob } from './jobs/settle.js';
 
 export type { JobContext } from './jobs/context.js';
+export type { JobCounts, RequeueResult } from './jobs/requeue.js';
 
 export interface JobOps {
   /** Inserts the job unless its dedupe key exists; then returns the existing job, `created: false`. */
@@ -31,8 +33,15 @@ export interface JobOps {
   failJob<P = unknown>(id: string, error: unknown, options?: FailJobOptions): Promise<Job<P> | undefined>;
   findJob<P = unknown>(id: string): Promise<Job<P> | undefined>;
   findJobByDedupeKey<P = unknown>(dedupeKey: string): Promise<Job<P> | undefined>;
-  /** Oldest first. */
-  listJobs<P = unknown>(filter?: { kind?: string; status?: JobStatus }): Promise<Job<P>[]>;
+  /** Oldest first; at most `limit` (default all). */
+  listJobs<P = unknown>(filter?: { kind?: string; status?: JobStatus; limit?: number }): Promise<Job<P>[]>;
+  /**
+   * A failed job, or a pending one waiting for its backoff, becomes due now (or at `runAt`) with
+   * its attempts counted from zero. Running and done jobs are left as they are (`requeued: false`).
+   */
+  requeueJob<P = unknown>(id: string, options?: { runAt?: Date }): Promise<RequeueResult<P>>;
+  /** Jobs per status and the oldest due one (queue depth and age). */
+  countJobs(): Promise<JobCounts>;
 }
 
 export function jobOps(q: Queryable, ctx: JobContext): JobOps {
@@ -44,5 +53,7 @@ export function jobOps(q: Queryable, ctx: JobContext): JobOps {
     findJob: (id) => findJobBy(q, 'id', id),
     findJobByDedupeKey: (dedupeKey) => findJobBy(q, 'dedupe_key', dedupeKey),
     listJobs: (filter) => listJobs(q, filter),
+    requeueJob: (id, options) => requeueJob(q, ctx, id, options),
+    countJobs: () => countJobs(q, ctx),
   };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type OpenStoreOptions, openStore, type Store } from '../../src/index.js';
+import { pgbouncerAvailable, type RunningPgBouncer, startPgBouncer } from './pgbouncer.js';
 
 // The store imports PGlite only when it opens one; loading it here, with the suite, keeps that
 // one-off cost (seconds on a busy machine) out of the first test's timeout.
@@ -33,7 +34,8 @@ export interface TestDatabase {
 }
 
 export interface TestBackend {
-  name: 'pglite' | 'postgres';
+  /** `pgbouncer`: the same PostgreSQL through a PgBouncer in transaction mode. */
+  name: 'pglite' | 'postgres' | 'pgbouncer';
   open(options?: StoreOptions): Promise<TestDatabase>;
 }
 
@@ -64,9 +66,10 @@ export function randomSchemaName(): string {
   return `bnpl_test_${randomBytes(6).toString('hex')}`;
 }
 
-const postgres = (databaseUrl: string): TestBackend => ({
-  name: 'postgres',
+const postgres = (name: TestBackend['name'], url: () => Promise<string>): TestBackend => ({
+  name,
   async open(options = {}) {
+    const databaseUrl = await url();
     const schema = randomSchemaName();
     const stores: Store[] = [];
     const openOne = async (extra: StoreOptions = {}) => {
@@ -97,7 +100,26 @@ const postgres = (databaseUrl: string): TestBackend => ({
   },
 });
 
-export const backends: TestBackend[] = [pglite, ...(TEST_DATABASE_URL ? [postgres(TEST_DATABASE_URL)] : [])];
+/** One PgBouncer per test file, started when a suite first opens a database through it. */
+let pooler: Promise<RunningPgBouncer> | undefined;
+afterAll(async () => {
+  const running = pooler;
+  pooler = undefined;
+  await (await running?.catch(() => undefined))?.stop();
+});
+
+function throughPgBouncer(databaseUrl: string): TestBackend {
+  return postgres('pgbouncer', async () => {
+    pooler ??= startPgBouncer(databaseUrl, { poolMode: 'transaction' });
+    return (await pooler).url;
+  });
+}
+
+export const backends: TestBackend[] = [
+  pglite,
+  ...(TEST_DATABASE_URL ? [postgres('postgres', async () => TEST_DATABASE_URL)] : []),
+  ...(TEST_DATABASE_URL && pgbouncerAvailable ? [throughPgBouncer(TEST_DATABASE_URL)] : []),
+];
 
 /** A clock tests move by hand. */
 export function manualClock(start = new Date('2030-01-01T00:00:00.000Z')) {

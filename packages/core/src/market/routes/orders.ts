@@ -17,7 +17,7 @@ import {
   orderRecordCodec,
   orderStatusInfoCodec,
 } from '../../models/order.js';
-import { assertStatusIn, knownOrderStatus, type OrderStatus, transition } from '../../models/status.js';
+import { assertStatusIn, knownOrderStatus, type OrderStatus } from '../../models/status.js';
 import { parseWire } from '../../models/wire.js';
 import { idempotencyKeys } from '../../service/idempotency.js';
 import { markPrevalidated } from '../../service/prevalidated.js';
@@ -27,6 +27,7 @@ import { utf8 } from '../../util/base64url.js';
 import type { MarketAnswer } from '../answer.js';
 import { readJsonBody } from '../body.js';
 import { authenticateClient, callHook, HookFailure, json, type RouteContext } from '../context.js';
+import { followServiceStatus } from '../follow-service.js';
 import type { StoredOrder } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
@@ -115,21 +116,15 @@ async function reconcile(
   source: string,
 ): Promise<StoredOrder | undefined> {
   return ctx.deps.store.transaction(async (tx) => {
-    const local = await tx.getOrderForUpdate(remote.id);
-    const remoteStatus = knownOrderStatus(remote.orderStatus);
-    if (!local || remoteStatus === undefined) return local;
-    const result = transition(local.status, remoteStatus);
-    if (!result.changed) {
-      if (result.reason === 'not_forward') {
-        ctx.deps.logger.info(
-          { requestId: ctx.requestId, orderId: local.id, stored: local.status, service: remote.orderStatus },
-          'service reports an older status than the stored one; kept the stored status',
-        );
-      }
-      return local;
+    const followed = await followServiceStatus(tx, remote.id, remote.orderStatus, source);
+    const result = followed.transition;
+    if (result && !result.changed && result.reason === 'not_forward') {
+      ctx.deps.logger.info(
+        { requestId: ctx.requestId, orderId: remote.id, stored: result.from, service: remote.orderStatus },
+        'service reports an older status than the stored one; kept the stored status',
+      );
     }
-    await tx.setOrderStatus({ orderId: local.id, from: local.status, to: result.status, source });
-    return (await tx.getOrderForUpdate(local.id)) ?? { ...local, status: result.status };
+    return followed.order;
   });
 }
 

@@ -1,9 +1,10 @@
+/** A failed job's delay before its next attempt: the kit's one backoff policy (core, full jitter). */
+import { backoffDelayMs } from '@bnpl-kit/core';
 import type { JobRetryPolicy } from '../../records.js';
 
 export const DEFAULT_JOB_RETRY: JobRetryPolicy = { baseDelayMs: 1_000, maxDelayMs: 10 * 60_000 };
 
-/** Exponential backoff: base × 2^(attempts−1), capped. No jitter, so the schedule is predictable. */
+/** After attempt `attempts` (1 for the first) failed: the delay of retry `attempts − 1`. */
 export function jobBackoffMs(attempts: number, policy: JobRetryPolicy = DEFAULT_JOB_RETRY): number {
-  const exponent = Math.max(0, attempts - 1);
-  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(exponent, 40));
+  return backoffDelayMs(policy, attempts - 1, policy.random);
 }

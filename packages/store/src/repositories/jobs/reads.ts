@@ -13,16 +13,17 @@ export async function findJobBy<P>(
   return firstJob<P>(rows);
 }
 
-/** Oldest first. */
+/** Oldest first; at most `limit` (default all). */
 export async function listJobs<P>(
   q: Queryable,
-  filter: { kind?: string; status?: JobStatus } = {},
+  filter: { kind?: string; status?: JobStatus; limit?: number } = {},
 ): Promise<Job<P>[]> {
   const { rows } = await q.query<JobRow>(
     `SELECT ${JOB_COLUMNS} FROM bnpl_jobs
       WHERE ($1::text IS NULL OR kind = $1) AND ($2::text IS NULL OR status = $2)
-      ORDER BY created_at, id`,
-    [filter.kind ?? null, filter.status ?? null],
+      ORDER BY created_at, id
+      LIMIT $3::int`,
+    [filter.kind ?? null, filter.status ?? null, filter.limit ?? null],
   );
   return rows.map((r) => toJob<P>(r));
 }

@@ -1,10 +1,11 @@
 /**
  * Disbursement as a durable job (data-sharing mode). Readiness enqueues it in the webhook's own
- * transaction, so the job exists exactly when the status change committed; the worker then calls
- * the service with one idempotency key per order, so a retry after a crash cannot pay twice.
+ * transaction (`enqueueDisbursement(tx, orderId)` in `handleWebhook`), so the job exists exactly
+ * when the status change committed; the worker then calls the service with one idempotency key per
+ * order, so a retry after a crash cannot pay twice.
  */
-
 import {
+  type Invoice,
   isKitError,
   type KitError,
   type MarketLogger,
@@ -12,9 +13,10 @@ import {
   type ServiceClient,
   type StoredOrder,
 } from '@bnpl-kit/core';
-import { idempotencyKeys, knownOrderStatus, transition } from '@bnpl-kit/core/wire';
-import type { Job, StoreTransaction } from '@bnpl-kit/store';
-import type { DisbursementInvoiceSource } from './invoice.js';
+import { followServiceStatus, idempotencyKeys } from '@bnpl-kit/core/wire';
+import type { Job } from '../records.js';
+import type { StoreTransaction } from '../store.js';
+import { type JobRunContext, PermanentJobFailure } from './job-worker.js';
 
 export const DISBURSE_JOB = 'disburse';
 
@@ -22,10 +24,16 @@ export interface DisbursePayload {
   orderId: string;
 }
 
+/** The invoice sent with a disbursement: the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
+export type DisbursementInvoiceSource = (
+  order: StoredOrder,
+) => Promise<Invoice | undefined> | Invoice | undefined;
+
 /** Same key as the kit's `POST /orders/:id/disburse`: a manual call and the job cannot both pay. */
 export const disburseIdempotencyKey = idempotencyKeys.disburseOrder;
 
-export function enqueueDisbursement(tx: StoreTransaction, orderId: string) {
+/** Enqueues the order's disbursement in `tx` (at most one per order: the dedupe key). */
+export function enqueueDisbursement(tx: Pick<StoreTransaction, 'enqueueJob'>, orderId: string) {
   return tx.enqueueJob<DisbursePayload>({
     kind: DISBURSE_JOB,
     payload: { orderId },
@@ -36,14 +44,6 @@ export function enqueueDisbursement(tx: StoreTransaction, orderId: string) {
 /** Nothing left to do for an order in one of these statuses. */
 const SETTLED = new Set(['PAID', 'CANCELING', 'CANCELED']);
 
-/** A failure that another attempt cannot fix: the job is marked failed for a person to look at. */
-export class PermanentJobFailure extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PermanentJobFailure';
-  }
-}
-
 function isPermanent(error: KitError): boolean {
   return ['conflict', 'order_not_found', 'validation_failed', 'invalid_transition'].includes(error.code);
 }
@@ -53,12 +53,15 @@ export interface DisbursementDeps {
   store: Pick<MarketStore, 'findOrderById' | 'transaction'>;
   service: ServiceClient;
   logger: MarketLogger;
-  /** The same source as the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
-  getDisbursementInvoice?: DisbursementInvoiceSource;
+  getDisbursementInvoice?: DisbursementInvoiceSource | undefined;
 }
 
 /** Runs one disbursement job: asks the service to disburse, then records what the service says. */
-export async function runDisbursement(deps: DisbursementDeps, job: Job<DisbursePayload>): Promise<void> {
+export async function runDisbursement(
+  deps: DisbursementDeps,
+  job: Job<DisbursePayload>,
+  context?: Pick<JobRunContext, 'signal'>,
+): Promise<void> {
   const { orderId } = job.payload;
   const order = await deps.store.findOrderById(orderId);
   if (!order) throw new PermanentJobFailure(`Order ${orderId} is not in the store`);
@@ -71,6 +74,7 @@ export async function runDisbursement(deps: DisbursementDeps, job: Job<DisburseP
   try {
     remote = await deps.service.disburseOrder(orderId, invoice ? { invoice } : {}, {
       idempotencyKey: disburseIdempotencyKey(orderId),
+      signal: context?.signal,
     });
   } catch (error) {
     if (isKitError(error) && isPermanent(error)) {
@@ -80,22 +84,16 @@ export async function runDisbursement(deps: DisbursementDeps, job: Job<DisburseP
     }
     throw error;
   }
-  const after = await deps.store.transaction(async (tx) => {
-    const local = await tx.getOrderForUpdate(orderId);
-    // A status outside the six is read tolerantly (WIRE §6): it moves nothing and is logged below.
-    const remoteStatus = knownOrderStatus(remote.orderStatus);
-    if (!local || remoteStatus === undefined) return local;
-    const result = transition(local.status, remoteStatus);
-    if (!result.changed) return local;
-    await tx.setOrderStatus({ orderId, from: local.status, to: result.status, source: `job:${job.id}` });
-    return { ...local, status: result.status } satisfies StoredOrder;
-  });
+  // A status outside the six is read tolerantly (WIRE §6): it moves nothing and is logged below.
+  const followed = await deps.store.transaction((tx) =>
+    followServiceStatus(tx, orderId, remote.orderStatus, `job:${job.id}`),
+  );
   deps.logger.info(
     {
       orderId,
       jobId: job.id,
       attempt: job.attempts,
-      status: after?.status,
+      status: followed.order?.status,
       serviceStatus: remote.orderStatus,
       invoice: invoice?.number,
     },

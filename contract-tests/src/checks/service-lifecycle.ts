@@ -1,0 +1,151 @@
+/**
+ * What a long-running market meets and a short test run does not: readiness delivered more than once
+ * and by both paths (WIRE §3), the service's access token expiring or revoked (a 401 from the service,
+ * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
+ */
+import { ensure } from '../expect.js';
+import { approvedAtService, approvedOrder } from '../support/approvals.js';
+import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
+import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
+
+const requirementEvent = (orderId: string, fulfilled: boolean) =>
+  JSON.stringify({
+    type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
+    order_id: orderId,
+    is_fulfilled: fulfilled,
+  });
+
+/** Service calls of `operation` after call `since`, as the sandbox recorded them. */
+async function callsOf(ctx: CheckContext, since: number, operation: string) {
+  return (await ctx.sandbox.serviceCalls(since)).filter((c) => c.operation === operation);
+}
+
+export const serviceLifecycleChecks: ContractCheck[] = [
+  {
+    id: 'webhook.readiness-repeated',
+    title:
+      'Readiness delivered again and by both paths is acknowledged each time; is_fulfilled moves no status; at most one disbursement',
+    modes: BOTH_MODES,
+    spec: 'WIRE §3',
+    rules: ['R-STATE-06', 'R-STATE-07'],
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      if (ctx.mode === 'basic') {
+        // No disbursement in basic mode: the requirement event alone must leave the order APPROVED.
+        const { exchange } = await sendWebhook(ctx, requirementEvent(id, true));
+        expectAck(exchange, false, 'a disbursement requirement event with is_fulfilled: true');
+        await expectMarketStatus(ctx, id, 'APPROVED', 'is_fulfilled is not a status update (WIRE §3)');
+      }
+      await ctx.sandbox.ready(id);
+      await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      for (let round = 0; round < 2; round++) {
+        for (const [what, body] of [
+          ['DISBURSING status update', statusEvent(id, 'DISBURSING')],
+          ['is_fulfilled: true requirement event', requirementEvent(id, true)],
+        ] as const) {
+          const { exchange } = await sendWebhook(ctx, body);
+          expectAck(exchange, false, `a repeated ${what} (new event ID, round ${round + 1})`);
+        }
+      }
+      if (ctx.mode === 'data-sharing') {
+        const count = await ctx.sandbox.disbursements(id);
+        // A service that does not dedupe by state would pay once per distinct Idempotency-Key.
+        const keys = new Set(
+          (await callsOf(ctx, since, 'disburseOrder'))
+            .filter((c) => c.path.includes(encodeURIComponent(id)))
+            .map((c) => c.idempotencyKey ?? '(none)'),
+        );
+        ensure(count <= 1 && keys.size <= 1, {
+          expected: `order ${id} disbursed at most once after readiness came five times by two paths (one disbursement, one Idempotency-Key)`,
+          actual: `${count} disbursements at the service, disburse calls under ${keys.size} distinct Idempotency-Keys`,
+          spec: 'WIRE §3, §6',
+        });
+      }
+    },
+  },
+  {
+    id: 'service.token.renewed-on-401',
+    title:
+      'A 401 from the service (expired or revoked access token) is answered by renewing the token once and repeating the call',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-04', 'R-SVC-01'],
+    async run(ctx) {
+      const since = await ctx.sandbox.lastCallId();
+      const request = sampleOrder(ctx.unique('ref'));
+      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 1 });
+      let created: Awaited<ReturnType<typeof postOrder>>;
+      try {
+        created = await postOrder(ctx, request);
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      ensure(created.status === 201, {
+        expected:
+          '201 for an order whose first create call the service answered 401 (token expired): renew the token, repeat once',
+        exchange: created,
+        spec: 'WIRE §6',
+      });
+      const creates = await callsOf(ctx, since, 'createOrder');
+      ensure(creates.length >= 2, {
+        expected: 'the create call repeated after the 401',
+        actual: `${creates.length} create call(s)`,
+        spec: 'WIRE §6',
+      });
+      const order = await createOrder(ctx);
+      const beforeStatus = await ctx.sandbox.lastCallId();
+      await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 401, times: 1 });
+      try {
+        const { status } = await marketStatus(ctx, order.id);
+        ensure(status === 'PENDING', {
+          expected: `the status of ${order.id} (PENDING) after the service answered its status call 401 once`,
+          actual: String(status),
+          spec: 'WIRE §6',
+        });
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      const tokens = await callsOf(ctx, beforeStatus, 'token');
+      ensure(tokens.length >= 1, {
+        expected: 'a new access token requested after the 401',
+        actual: 'no token request',
+        spec: 'WIRE §6',
+      });
+    },
+  },
+  {
+    id: 'restart.state-survives',
+    title:
+      'After a restart, a processed event is still a duplicate and the order still known (--restart-command)',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-20'],
+    async run(ctx) {
+      const restart = ctx.restartMarket;
+      if (!restart)
+        return ctx.notExercised(
+          'restart',
+          'certify was given no --restart-command, so nothing showed whether processed event IDs, orders and tokens survive a restart of the market',
+        );
+      const { order, delivery } = await approvedAtService(ctx);
+      await restart();
+      const again = await sendWebhook(ctx, delivery.body, { eventId: delivery.eventId });
+      expectAck(
+        again.exchange,
+        true,
+        `event ${delivery.eventId}, processed before the restart, retried after it`,
+      );
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'it was approved before the restart');
+      const fresh = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'));
+      expectAck(fresh.exchange, false, 'a new event after the restart');
+      const created = await postOrder(ctx, sampleOrder(ctx.unique('ref')));
+      ensure(created.status === 201, {
+        expected: '201 for a new order after the restart (the market gets a token again)',
+        exchange: created,
+        spec: 'WIRE §6',
+      });
+    },
+  },
+];

@@ -1,0 +1,303 @@
+/**
+ * Webhook checks that vary what a real service varies (WIRE §4, §6), with generated cases (fast-check
+ * at the run's seed, support/generated.ts): multi-byte bodies, retries re-signed with a new timestamp,
+ * unknown statuses and event types, status case, forwarded headers, and timestamps and signatures in
+ * malformed-but-plausible encodings.
+ */
+import { ORDER_STATUSES } from '@bnpl-kit/core';
+import { base64UrlDecode } from '@bnpl-kit/core/wire';
+import fc from 'fast-check';
+import { ensure, expectProblem } from '../expect.js';
+import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
+import { generated, multiByteText } from '../support/generated.js';
+import { createOrder, expectMarketStatus, ownRecordIsApproved } from '../support/orders.js';
+import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
+
+const KNOWN = new Set<string>(ORDER_STATUSES);
+
+/** Status words a service may grow: upper snake case, never one of the six. */
+const unknownStatus = fc
+  .array(
+    fc.constantFrom('ON', 'HOLD', 'REFUND', 'PARTIALLY', 'REFUNDED', 'EXPIRED', 'REVIEW', 'IN', 'DISPUTED'),
+    {
+      minLength: 1,
+      maxLength: 3,
+    },
+  )
+  .map((words) => words.join('_'))
+  .filter((status) => !KNOWN.has(status));
+
+/** Event types a service may grow. */
+const unknownType = fc
+  .array(
+    fc.constantFrom('BNPL', 'OFFER', 'ORDER', 'REFUND', 'INSTALLMENT', 'PLAN', 'DUE', 'UPDATED', 'CREATED'),
+    {
+      minLength: 2,
+      maxLength: 4,
+    },
+  )
+  .map((words) => words.join('_'));
+
+/** `APPROVED` in a case other than upper (WIRE §6: matched case-insensitively). */
+const approvedInSomeCase = fc
+  .array(fc.boolean(), { minLength: 8, maxLength: 8 })
+  .map((upper) => [...'approved'].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join(''))
+  .filter((s) => s !== 'APPROVED');
+
+function iso(date: Date): string {
+  return date.toISOString().slice(0, 19);
+}
+
+/** Timestamps for now that a lenient parser reads, each not the one exact format of WIRE §4. */
+function malformedTimestamps(ctx: CheckContext): [string, string][] {
+  const now = new Date();
+  const [ms, offsetMinutes] = generated(
+    ctx,
+    fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 1, max: 12 })),
+    1,
+  )[0]!;
+  const shifted = new Date(now.getTime() + offsetMinutes * 3_600_000);
+  const offset = `+${String(offsetMinutes).padStart(2, '0')}:00`;
+  return [
+    ['with milliseconds', `${iso(now)}.${String(ms).padStart(3, '0')}Z`],
+    ['with a numeric offset instead of Z', `${iso(shifted)}${offset}`],
+    ['with +00:00 instead of Z', `${iso(now)}+00:00`],
+    ['in lower case', `${iso(now).replace('T', 't')}z`],
+    ['with a space instead of T', `${iso(now).replace('T', ' ')}Z`],
+    ['without the Z', iso(now)],
+    ['as epoch seconds', String(Math.floor(now.getTime() / 1000))],
+    ['as an HTTP date', now.toUTCString()],
+  ];
+}
+
+/** The same 64 signature bytes in encodings a lenient decoder accepts but WIRE §4 does not. */
+function malformedSignatures(signature: string): [string, string][] {
+  const bytes = Buffer.from(base64UrlDecode(signature) ?? new Uint8Array());
+  const standard = bytes.toString('base64');
+  return [
+    ['standard base64 with padding', standard],
+    ['base64url with padding', `${signature}==`],
+    ['with a space inside', `${signature.slice(0, 43)} ${signature.slice(43)}`],
+    ['as hex', bytes.toString('hex')],
+  ];
+}
+
+export const webhookGeneratedChecks: ContractCheck[] = [
+  {
+    id: 'webhook.multibyte-body',
+    title: 'Bodies with multi-byte UTF-8 (Vietnamese text, emoji) are verified over their raw bytes',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-04'],
+    async run(ctx) {
+      const order = await approvedUnannounced(ctx);
+      const notes = generated(ctx, multiByteText, 5);
+      for (const [i, note] of notes.entries()) {
+        const event = {
+          type: 'BNPL_ORDER_STATUS_UPDATED',
+          order_id: order.id,
+          order_status: 'APPROVED',
+          note,
+        };
+        // Every other body keeps the characters escaped-free and pretty-printed, as a real sender may.
+        const body = i % 2 === 0 ? JSON.stringify(event) : `${JSON.stringify(event, null, 2)}\n`;
+        const { exchange } = await sendWebhook(ctx, body);
+        expectAck(exchange, false, `a body carrying ${JSON.stringify(note)} as UTF-8 (seed ${ctx.seed})`);
+      }
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'its APPROVED webhooks carried multi-byte text');
+    },
+  },
+  {
+    id: 'webhook.resigned-retry',
+    title: 'A retry re-signed with a new timestamp is the same event: duplicate, no second effect',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-15', 'R-WH-14'],
+    async run(ctx) {
+      const { order, delivery } = await approvedAtService(ctx);
+      const offsets = generated(ctx, fc.integer({ min: 2, max: Math.max(3, ctx.toleranceSeconds - 30) }), 3);
+      for (const [i, seconds] of offsets.entries()) {
+        // The first retries repeat the body; the last carries another status, which must change nothing.
+        const body = i < offsets.length - 1 ? delivery.body : statusEvent(order.id, 'CANCELED');
+        const age = i % 2 === 0 ? seconds : -Math.min(seconds, 60);
+        const { exchange } = await sendWebhook(ctx, body, { eventId: delivery.eventId, ageSeconds: age });
+        expectAck(
+          exchange,
+          true,
+          `event ${delivery.eventId} retried with a timestamp ${age} s ${age >= 0 ? 'older' : 'newer'} and a new signature (seed ${ctx.seed})`,
+        );
+      }
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'the retries repeated an event already processed');
+    },
+  },
+  {
+    id: 'webhook.unknown-order-status',
+    title: 'An order_status outside the six is acknowledged (200), recorded as processed, and moves nothing',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-10'],
+    async run(ctx) {
+      const { order } = await approvedAtService(ctx);
+      for (const status of generated(ctx, unknownStatus, 4)) {
+        const sent = await sendWebhook(ctx, statusEvent(order.id, status));
+        expectAck(
+          sent.exchange,
+          false,
+          `an order_status "${status}" the market does not know (seed ${ctx.seed})`,
+        );
+        const again = await sendWebhook(ctx, statusEvent(order.id, status), { eventId: sent.eventId });
+        expectAck(again.exchange, true, `the same "${status}" event again (it was recorded as processed)`);
+      }
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'only unknown statuses came after APPROVED');
+    },
+  },
+  {
+    id: 'webhook.unknown-event-types',
+    title: 'Correctly signed events of generated unknown types are acknowledged (2xx)',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-06'],
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      for (const type of generated(ctx, unknownType, 4)) {
+        const body = JSON.stringify({
+          type,
+          order_id: order.id,
+          order_status: 'PAID',
+          detail: { đơn: 'hàng' },
+        });
+        const { exchange } = await sendWebhook(ctx, body);
+        ensure(exchange.status >= 200 && exchange.status < 300, {
+          expected: `a 2xx acknowledgement for the event type ${type}, which the market does not know (seed ${ctx.seed})`,
+          exchange,
+          spec: 'WIRE §4',
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'only events of unknown types named it');
+    },
+  },
+  {
+    id: 'webhook.status-case-insensitive',
+    title: 'A known order_status in another case (approved, Approved) is read as that status',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-13'],
+    async run(ctx) {
+      for (const status of generated(ctx, approvedInSomeCase, 2)) {
+        const order = await approvedUnannounced(ctx);
+        const { exchange } = await sendWebhook(ctx, statusEvent(order.id, status));
+        expectAck(exchange, false, `order_status "${status}" (seed ${ctx.seed})`);
+        // The status endpoint reconciles with the service (APPROVED there), which would hide a market
+        // that ignored the update: its own record is what shows it.
+        const approved = await ownRecordIsApproved(ctx, order.id);
+        if (approved === undefined) {
+          ctx.advise(
+            'webhook.status-case-insensitive: only the acknowledgement was checked (the market answers its status endpoint with an error while the service fails, so its own record could not be read)',
+          );
+          return;
+        }
+        ensure(approved, {
+          expected: `the market's own record of ${order.id} to be APPROVED after an acknowledged order_status "${status}"`,
+          actual: 'another status (the update was not read case-insensitively)',
+          spec: 'WIRE §6',
+        });
+      }
+    },
+  },
+  {
+    id: 'webhook.invalid-event-body',
+    title: 'A correctly signed body that is not JSON, or breaks its event schema, is a 400 problem',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-17'],
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const bodies: [string, string][] = [
+        ['a body that is not JSON', '{"type": "BNPL_ORDER_STATUS_UPDATED", "order_id": '],
+        [
+          'a status update without order_id',
+          JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_status: 'APPROVED' }),
+        ],
+        [
+          'a status update whose order_status is a number',
+          JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 3 }),
+        ],
+        [
+          'a requirement event whose is_fulfilled is "yes"',
+          JSON.stringify({
+            type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
+            order_id: order.id,
+            is_fulfilled: 'yes',
+          }),
+        ],
+      ];
+      for (const [what, body] of bodies) {
+        const { exchange } = await sendWebhook(ctx, body);
+        expectProblem(exchange, 400, {
+          what: `for a correctly signed webhook with ${what}`,
+          spec: 'WIRE §4',
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'every webhook for it was malformed');
+    },
+  },
+  {
+    id: 'webhook.forwarded-headers-ignored',
+    title: 'X-Forwarded-Host / X-Forwarded-Proto / Forwarded from a proxy do not change the URL verified',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-02'],
+    async run(ctx) {
+      const order = await approvedUnannounced(ctx);
+      const registered = new URL(ctx.webhookUrl);
+      const proxyHost = `edge-${ctx.unique('proxy')}.example.net`;
+      const proto = registered.protocol === 'https:' ? 'http' : 'https';
+      const { exchange } = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'), {
+        headers: {
+          'X-Forwarded-Host': proxyHost,
+          'X-Forwarded-Proto': proto,
+          'X-Forwarded-Port': proto === 'https' ? '443' : '80',
+          Forwarded: `for=203.0.113.7;host=${proxyHost};proto=${proto}`,
+        },
+      });
+      expectAck(
+        exchange,
+        false,
+        `a delivery through a proxy (X-Forwarded-Host ${proxyHost}, proto ${proto}) signed for ${ctx.webhookUrl}`,
+      );
+      await expectMarketStatus(ctx, order.id, 'APPROVED', 'its APPROVED webhook was acknowledged');
+    },
+  },
+  {
+    id: 'webhook.malformed-encodings',
+    title:
+      'Timestamps and signatures in malformed-but-plausible encodings are refused (401), even when signed',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-01', 'R-WH-05'],
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      const body = statusEvent(order.id, 'APPROVED');
+      for (const [what, timestamp] of malformedTimestamps(ctx)) {
+        const { exchange } = await sendWebhook(ctx, body, { rawTimestamp: timestamp });
+        expectProblem(exchange, 401, {
+          what: `for X-Event-Timestamp "${timestamp}" (${what}), signed over exactly that text (seed ${ctx.seed})`,
+          spec: 'WIRE §4',
+        });
+      }
+      const good = await ctx.sandbox.signWebhook({ url: ctx.webhookUrl, body, eventId: ctx.unique('evt') });
+      for (const [what, signature] of malformedSignatures(good.headers.Signature ?? '')) {
+        const { exchange } = await sendWebhook(ctx, body, {
+          eventId: good.headers['X-Event-Id'] ?? '',
+          headers: { Signature: signature, 'X-Event-Timestamp': good.headers['X-Event-Timestamp'] ?? '' },
+        });
+        expectProblem(exchange, 401, {
+          what: `for a valid signature sent ${what}`,
+          spec: 'WIRE §4',
+        });
+      }
+      await expectMarketStatus(ctx, order.id, 'PENDING', 'every webhook for it was malformed');
+    },
+  },
+];

@@ -1,0 +1,116 @@
+// Silent connections and connection floods against a hardened Node server: driven by the sockets'
+// own events (a short configured timeout, then the 'close' event), never by sleeping.
+import { once } from 'node:events';
+import { Agent, createServer, get, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hardenServer, RECOMMENDED_SERVER_LIMITS } from '../src/node.js';
+
+let server: Server | undefined;
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+async function start(
+  handler: Parameters<typeof createServer>[1],
+  options: Parameters<typeof hardenServer>[1],
+): Promise<{ port: number; closed: string[] }> {
+  const closed: string[] = [];
+  server = createServer(handler);
+  hardenServer(server, { ...options, onConnectionClosed: (reason) => closed.push(reason) });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, closed };
+}
+
+/** A raw TCP connection that has been accepted by the server. */
+async function open(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  return socket;
+}
+
+function healthz(port: number, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get({ port, host: '127.0.0.1', path: '/healthz', agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+describe('hardenServer', () => {
+  it('closes a connection that never sends a byte after the idle timeout', async () => {
+    const { port, closed } = await start((_req, res) => res.end('ok'), { idleTimeoutMs: 150 });
+    const silent = await open(port);
+    const received: Buffer[] = [];
+    silent.on('data', (chunk: Buffer) => received.push(chunk));
+    await once(silent, 'close');
+    expect(Buffer.concat(received).length).toBe(0);
+    expect(closed).toEqual(['idle']);
+  });
+
+  it('never cuts a request in flight for being idle (the request timeout bounds it)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { port } = await start(
+      (_req, res) => {
+        void held.then(() => res.end('late'));
+      },
+      { idleTimeoutMs: 150, requestTimeoutMs: 60_000 },
+    );
+    const answer = new Promise<string>((resolve, reject) => {
+      get({ port, host: '127.0.0.1', path: '/slow', agent: false }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    // A silent neighbour is closed for idleness while the slow request is still waiting.
+    const silent = await open(port);
+    await once(silent, 'close');
+    release();
+    expect(await answer).toBe('late');
+  });
+
+  it('refuses connections past the cap while the open ones keep being served', async () => {
+    const { port, closed } = await start((_req, res) => res.end('ok'), {
+      maxConnections: 2,
+      idleTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 60_000,
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await healthz(port, agent)).toBe(200); // connection 1, kept alive
+      await open(port); // connection 2, silent
+      for (let i = 0; i < 3; i++) {
+        const extra = await open(port);
+        await once(extra, 'close');
+      }
+      expect(closed).toEqual(['max_connections', 'max_connections', 'max_connections']);
+      expect(await healthz(port, agent)).toBe(200); // still served on its own connection
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('applies the recommended limits unless told otherwise, and refuses nonsense', () => {
+    server = createServer();
+    const limits = hardenServer(server, { maxConnections: 5 });
+    expect(limits).toEqual({ ...RECOMMENDED_SERVER_LIMITS, maxConnections: 5 });
+    expect(server.maxConnections).toBe(5);
+    expect(server.timeout).toBe(RECOMMENDED_SERVER_LIMITS.idleTimeoutMs);
+    expect(server.requestTimeout).toBe(RECOMMENDED_SERVER_LIMITS.requestTimeoutMs);
+    expect(() => hardenServer(createServer(), { idleTimeoutMs: 0 })).toThrow(RangeError);
+  });
+});

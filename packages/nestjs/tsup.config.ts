@@ -1,0 +1,3 @@
+import { nodeLibrary } from '../../tsup.shared.ts';
+
+export default nodeLibrary(['index']);

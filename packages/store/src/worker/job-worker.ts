@@ -1,0 +1,211 @@
+/**
+ * The job worker: poll loops over the store's job table. Each loop claims one job at a time (FOR
+ * UPDATE SKIP LOCKED, so workers in several processes never run the same job), runs it and records
+ * the outcome; a crash leaves the job leased, and once the lease expires any worker takes it over.
+ * A failed attempt is retried after the kit's backoff (full jitter, `openStore({ jobRetry })`).
+ * When there is nothing to do a loop waits, doubling the wait up to `maxIdleMs` (no busy loop);
+ * `nudge()` cuts the wait short. Periodic jobs (reconciliation, retention) are enqueued once per
+ * period for all processes together (`periodic.ts`) and then run like any other job.
+ *
+ * Draining (`stop`): no new claims; jobs in hand get until the deadline to finish, then their
+ * `signal` aborts and `stop` returns without them (their lease expires and another worker retries).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
+import type { Job } from '../records.js';
+import type { Store } from '../store.js';
+import { type PeriodicJob, periodicScheduler } from './periodic.js';
+
+export interface JobRunContext {
+  /** Aborts when a drain's deadline passes with this job still running. */
+  signal: AbortSignal;
+  workerId: string;
+}
+
+export type JobRunner<P = never> = (job: Job<P>, context: JobRunContext) => Promise<void>;
+
+/** A failure that another attempt cannot fix: the job is marked failed for a person to look at. */
+export class PermanentJobFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobFailure';
+  }
+}
+
+export interface JobWorkerOptions {
+  store: Pick<Store, 'claimNextJob' | 'completeJob' | 'failJob' | 'enqueueJob'>;
+  /** Job kind → what runs it. */
+  runners: Record<string, JobRunner>;
+  /** Jobs enqueued once per period across every process on the database (reconciliation, retention). */
+  periodic?: readonly PeriodicJob[];
+  logger?: MarketLogger;
+  /** Lease of a claimed job; another worker takes over after it (crash recovery). Default 60 s. */
+  leaseMs?: number;
+  /** Jobs run at the same time by this process. Default 2 (a long reconciliation does not hold up disbursements). */
+  concurrency?: number;
+  /** First wait after an empty poll. Default 100 ms. */
+  minIdleMs?: number;
+  /** Longest wait between polls. Default 2 s. */
+  maxIdleMs?: number;
+  /** Clock of the periodic schedule; pass the store's (`openStore({ now })`) in tests. */
+  now?: () => Date;
+  workerId?: string;
+}
+
+export type JobWorkerState = 'idle' | 'running' | 'draining' | 'stopped';
+
+export interface StopOptions {
+  /** How long jobs in hand may take to finish. Default 10 s. */
+  deadlineMs?: number;
+}
+
+export interface JobWorker {
+  readonly workerId: string;
+  /** `idle` before `start`, `draining` while `stop` waits, `stopped` after it. */
+  readonly state: JobWorkerState;
+  start(): void;
+  /** Poll now instead of after the current wait (e.g. right after a webhook enqueued a job). */
+  nudge(): void;
+  /**
+   * Graceful drain: stops claiming, waits up to `deadlineMs` for the jobs in hand, then aborts
+   * their signal. `drained` is false when some job was still running at the deadline. Idempotent.
+   */
+  stop(options?: StopOptions): Promise<{ drained: boolean }>;
+}
+
+function positive(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value > 0)) throw new TypeError(`${name} must be a positive number`);
+  return value;
+}
+
+export function createJobWorker(options: JobWorkerOptions): JobWorker {
+  const { store, runners } = options;
+  const logger = options.logger ?? silentLogger;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = positive('leaseMs', options.leaseMs ?? 60_000);
+  const minIdleMs = positive('minIdleMs', options.minIdleMs ?? 100);
+  const maxIdleMs = Math.max(minIdleMs, options.maxIdleMs ?? 2_000);
+  const concurrency = Math.floor(positive('concurrency', options.concurrency ?? 2));
+  const periodic = options.periodic ?? [];
+  for (const job of periodic) {
+    if (runners[job.kind] === undefined) throw new TypeError(`periodic job ${job.kind} has no runner`);
+  }
+  const kinds = Object.keys(runners);
+  const scheduler = periodicScheduler({
+    store,
+    jobs: periodic,
+    now: options.now ?? (() => new Date()),
+    logger,
+  });
+  const abort = new AbortController();
+  let state: JobWorkerState = 'idle';
+  let loops: Promise<void> | undefined;
+  let stopping: Promise<{ drained: boolean }> | undefined;
+  const sleepers = new Set<() => void>();
+  let nudged = 0;
+
+  function wait(ms: number, seen: number): Promise<void> {
+    if (nudged !== seen || state !== 'running') return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      }
+      sleepers.add(done);
+    });
+  }
+
+  function wakeAll() {
+    for (const wake of [...sleepers]) wake();
+  }
+
+  async function runOne(job: Job<unknown>): Promise<void> {
+    const runner = runners[job.kind]!;
+    const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
+    try {
+      await runner(job as Job<never>, { signal: abort.signal, workerId });
+      await store.completeJob(job.id, { workerId });
+    } catch (error) {
+      const permanent = error instanceof PermanentJobFailure;
+      const failed = await store.failJob(job.id, error, { workerId, giveUp: permanent });
+      const level = permanent || failed?.status === 'failed' ? 'error' : 'warn';
+      logger[level](
+        { ...fields, err: error, retryAt: failed?.status === 'pending' ? failed.runAt : undefined },
+        failed?.status === 'pending' ? 'job failed; will retry' : 'job failed for good',
+      );
+    }
+  }
+
+  async function pollLoop(): Promise<void> {
+    let idleMs = minIdleMs;
+    while (state === 'running') {
+      const seen = nudged;
+      let job: Job<unknown> | undefined;
+      try {
+        await scheduler.enqueueDue();
+        job = await store.claimNextJob(workerId, { kinds, lockMs: leaseMs });
+      } catch (error) {
+        // The database may be restarting: keep polling, slower.
+        logger.warn({ workerId, err: error }, 'could not poll for jobs');
+      }
+      if (job) {
+        idleMs = minIdleMs;
+        try {
+          await runOne(job);
+        } catch (error) {
+          // Recording the outcome failed (database gone): the lease expires and the job is retried.
+          logger.warn({ workerId, jobId: job.id, err: error }, 'could not record a job outcome');
+        }
+        continue;
+      }
+      await wait(idleMs, seen);
+      idleMs = Math.min(maxIdleMs, idleMs * 2);
+    }
+  }
+
+  async function drain(deadlineMs: number): Promise<{ drained: boolean }> {
+    state = 'draining';
+    wakeAll();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), deadlineMs);
+    });
+    const outcome = await Promise.race([loops ?? Promise.resolve(), deadline]);
+    clearTimeout(timer);
+    state = 'stopped';
+    if (outcome !== 'deadline') return { drained: true };
+    abort.abort(new Error('the worker is shutting down'));
+    logger.warn(
+      { workerId, deadlineMs },
+      'jobs still running at the drain deadline; their leases will expire',
+    );
+    return { drained: false };
+  }
+
+  return {
+    workerId,
+    get state() {
+      return state;
+    },
+    start() {
+      if (state !== 'idle') return;
+      state = 'running';
+      loops = Promise.all(Array.from({ length: concurrency }, () => pollLoop())).then(() => {});
+    },
+    nudge() {
+      nudged++;
+      wakeAll();
+    },
+    stop(stopOptions = {}) {
+      if (state === 'idle') {
+        state = 'stopped';
+        return Promise.resolve({ drained: true });
+      }
+      stopping ??= drain(positive('deadlineMs', stopOptions.deadlineMs ?? 10_000));
+      return stopping;
+    },
+  };
+}

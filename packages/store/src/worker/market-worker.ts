@@ -1,0 +1,93 @@
+/**
+ * `createMarketWorker`: the worker a market runs next to its market handler, in one call. It runs
+ * the disbursement jobs that readiness webhooks enqueue (data-sharing mode), reconciliation and
+ * retention as periodic jobs, and any job kinds of the market's own.
+ */
+import type { IntegrationMode, MarketLogger, ServiceClient } from '@bnpl-kit/core';
+import { silentLogger } from '@bnpl-kit/core';
+import type { Store } from '../store.js';
+import {
+  DISBURSE_JOB,
+  type DisbursementInvoiceSource,
+  type DisbursePayload,
+  enqueueDisbursement,
+  runDisbursement,
+} from './disbursement.js';
+import { createJobWorker, type JobRunner, type JobWorker, type JobWorkerOptions } from './job-worker.js';
+import type { PeriodicJob } from './periodic.js';
+import {
+  DEFAULT_RECONCILIATION,
+  RECONCILE_JOB,
+  type ReconciliationOptions,
+  runReconciliation,
+} from './reconciliation.js';
+import {
+  DEFAULT_RETENTION,
+  PRUNE_JOB,
+  type RetentionOptions,
+  retentionWindowMs,
+  runRetention,
+} from './retention.js';
+
+export interface MarketWorkerOptions
+  extends Pick<JobWorkerOptions, 'leaseMs' | 'concurrency' | 'minIdleMs' | 'maxIdleMs' | 'now' | 'workerId'> {
+  store: Store;
+  service: ServiceClient;
+  /** `data-sharing`: disbursement jobs run, and reconciliation disburses orders found ready. */
+  integrationMode: IntegrationMode;
+  logger?: MarketLogger;
+  /** The same source as the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
+  getDisbursementInvoice?: DisbursementInvoiceSource;
+  /** On by default; `false` turns it off (e.g. when another service of yours reconciles). */
+  reconciliation?: ReconciliationOptions | false;
+  /** On by default (7 days); `false` keeps everything forever. */
+  retention?: RetentionOptions | false;
+  /** Job kinds of your own, run by the same worker. */
+  runners?: Record<string, JobRunner>;
+}
+
+/** Builds the worker (call `start()`; `stop()` drains). Refuses a retention shorter than the replay window. */
+export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
+  const { store, service } = options;
+  const logger = options.logger ?? silentLogger;
+  const dataSharing = options.integrationMode === 'data-sharing';
+  const runners: Record<string, JobRunner> = { ...options.runners };
+  const periodic: PeriodicJob[] = [];
+
+  if (dataSharing) {
+    const deps = { store, service, logger, getDisbursementInvoice: options.getDisbursementInvoice };
+    runners[DISBURSE_JOB] = ((job, context) =>
+      runDisbursement(deps, job, context)) as JobRunner<DisbursePayload>;
+  }
+  if (options.reconciliation !== false) {
+    const settings = { ...DEFAULT_RECONCILIATION, ...options.reconciliation };
+    const onReady = dataSharing
+      ? (tx: Parameters<typeof enqueueDisbursement>[0], order: { id: string }) =>
+          enqueueDisbursement(tx, order.id)
+      : undefined;
+    runners[RECONCILE_JOB] = async (job, context) => {
+      await runReconciliation({ store, service, logger, onReady }, settings, job, context);
+    };
+    periodic.push({ kind: RECONCILE_JOB, everyMs: settings.everyMs });
+  }
+  if (options.retention !== false) {
+    const afterMs = retentionWindowMs(options.retention);
+    runners[PRUNE_JOB] = async (job) => {
+      await runRetention({ store, logger }, afterMs, job);
+    };
+    periodic.push({ kind: PRUNE_JOB, everyMs: options.retention?.everyMs ?? DEFAULT_RETENTION.everyMs });
+  }
+
+  return createJobWorker({
+    store,
+    runners,
+    periodic,
+    logger,
+    leaseMs: options.leaseMs,
+    concurrency: options.concurrency,
+    minIdleMs: options.minIdleMs,
+    maxIdleMs: options.maxIdleMs,
+    now: options.now,
+    workerId: options.workerId,
+  });
+}

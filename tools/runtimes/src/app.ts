@@ -1,0 +1,101 @@
+/**
+ * What every runtime serves, as one fetch handler, bundled by esbuild with no Node built-ins:
+ * the contract suite's conforming market (configured over HTTP once its URL is known, as
+ * contract-tests' swappable market is in-process), a probe of the runtime's Web Crypto Ed25519,
+ * and a verify loop the bench times from outside (workerd freezes clocks inside a request).
+ */
+
+import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
+import { createKeyring, type Market, verifyWebhook } from '@bnpl-kit/core';
+
+let market: Market | undefined;
+const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const urlSafe = (text: string) => text.replace(/-/g, '+').replace(/_/g, '/');
+
+/** A vector's headers (some cases leave one out as `null`). */
+function headersOf(headers: Record<string, string | null | undefined>): Headers {
+  return new Headers(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Whether Web Crypto takes an Ed25519 key in this form under this algorithm name. */
+async function imports(format: 'raw' | 'spki', name: string): Promise<boolean> {
+  const key = base64(urlSafe(webhookVectors.public_key).padEnd(44, '='));
+  const spki = new Uint8Array([
+    0x30,
+    0x2a,
+    0x30,
+    0x05,
+    0x06,
+    0x03,
+    0x2b,
+    0x65,
+    0x70,
+    0x03,
+    0x21,
+    0x00,
+    ...key,
+  ]);
+  try {
+    await crypto.subtle.importKey(format, format === 'raw' ? key : spki, { name }, false, ['verify']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Each shared vector's verdict on one backend: `valid` or the error code. */
+async function verdicts(backend: 'webcrypto' | 'noble'): Promise<Record<string, string>> {
+  const keys = createKeyring(webhookVectors.public_key, { backend });
+  const out: Record<string, string> = {};
+  for (const vector of webhookVectors.webhook_cases) {
+    const headers = headersOf(vector.headers);
+    try {
+      await verifyWebhook(
+        { url: vector.webhook_url, headers, body: base64(vector.body_base64) },
+        { keys, now: Date.parse(vector.now) },
+      );
+      out[vector.name] = 'valid';
+    } catch (error) {
+      out[vector.name] = (error as { code?: string }).code ?? String(error);
+    }
+  }
+  return out;
+}
+
+async function probe(): Promise<Record<string, unknown>> {
+  const formats: Record<string, boolean> = {};
+  for (const name of ['Ed25519', 'NODE-ED25519']) {
+    for (const format of ['raw', 'spki'] as const) formats[`${name}/${format}`] = await imports(format, name);
+  }
+  const webcrypto = formats['Ed25519/raw'] ? await verdicts('webcrypto') : undefined;
+  return { formats, webcrypto, noble: await verdicts('noble') };
+}
+
+/** Verifies the first valid vector `n` times (the keyring's default backend). */
+async function verifyMany(n: number): Promise<void> {
+  const vector = webhookVectors.webhook_cases.find((v) => v.expect === 'valid')!;
+  const keys = createKeyring(webhookVectors.public_key);
+  const headers = headersOf(vector.headers);
+  const body = base64(vector.body_base64);
+  for (let i = 0; i < n; i++) {
+    await verifyWebhook({ url: vector.webhook_url, headers, body }, { keys, now: Date.parse(vector.now) });
+  }
+}
+
+export async function handle(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  switch (url.pathname) {
+    case '/health':
+      return new Response('ok');
+    case '/__configure':
+      market = createTestMarket((await request.json()) as TestMarketConfig).market;
+      return new Response(null, { status: 204 });
+    case '/__probe':
+      return Response.json(await probe());
+    case '/__verify':
+      await verifyMany(Number(url.searchParams.get('n') ?? '0'));
+      return new Response(null, { status: 204 });
+  }
+  if (!market) return new Response('not configured', { status: 503 });
+  return market.handle(request, { basePath: '/bnpl' });
+}

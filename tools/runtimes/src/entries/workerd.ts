@@ -1,0 +1,3 @@
+import { handle } from '../app.js';
+
+export default { fetch: handle };

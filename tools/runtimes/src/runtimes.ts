@@ -1,0 +1,135 @@
+/**
+ * Starts the runtime-neutral app (src/app.ts) on Node, Bun, Deno or workerd, each from its npm
+ * package's binary (no download at install or run time), bundled once per runtime by esbuild.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const;
+export type RuntimeName = (typeof RUNTIMES)[number];
+
+const require = createRequire(import.meta.url);
+const ENTRIES = join(dirname(fileURLToPath(import.meta.url)), 'entries');
+
+/** The binary an npm package ships, made executable if the package manager dropped the bit. */
+function packaged(pkg: string, file: string): string {
+  const path = join(dirname(require.resolve(`${pkg}/package.json`)), file);
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    chmodSync(path, 0o755);
+  }
+  return path;
+}
+
+export function binaryOf(runtime: RuntimeName): string {
+  if (runtime === 'node') return process.execPath;
+  if (runtime === 'bun') return packaged('@oven/bun-linux-x64', 'bin/bun');
+  if (runtime === 'deno') return packaged('@deno/linux-x64-glibc', 'deno');
+  return packaged('@cloudflare/workerd-linux-64', 'bin/workerd');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+function workerdConfig(port: number): string {
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = (
+      modules = [(name = "worker.js", esModule = embed "app.js")],
+      compatibilityDate = "2025-09-01",
+      globalOutbound = "net",
+    )),
+    # The sandbox listens on 127.0.0.1: workerd's default outbound only reaches public addresses.
+    (name = "net", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+`;
+}
+
+export interface RunningRuntime {
+  runtime: RuntimeName;
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function waitForHealth(origin: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    const ok = await fetch(`${origin}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function startRuntime(runtime: RuntimeName): Promise<RunningRuntime> {
+  const dir = mkdtempSync(join(tmpdir(), `bnpl-kit-${runtime}-`));
+  const bundle = join(dir, 'app.js');
+  await build({
+    entryPoints: [join(ENTRIES, `${runtime}.ts`)],
+    outfile: bundle,
+    bundle: true,
+    format: 'esm',
+    platform: runtime === 'node' ? 'node' : 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['source'],
+    target: 'es2022',
+    logLevel: 'silent',
+  });
+  let port: number | undefined;
+  let args: string[];
+  if (runtime === 'workerd') {
+    port = await freePort();
+    writeFileSync(join(dir, 'config.capnp'), workerdConfig(port));
+    args = ['serve', join(dir, 'config.capnp')];
+  } else if (runtime === 'deno') {
+    args = ['run', '--allow-net', '--no-prompt', bundle];
+  } else {
+    args = runtime === 'bun' ? ['run', bundle] : [bundle];
+  }
+  const child = spawn(binaryOf(runtime), args, {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+  });
+  const exited = once(child, 'exit');
+  if (port === undefined) {
+    const lines = createInterface({ input: child.stdout! });
+    for await (const line of lines) {
+      port = (JSON.parse(line) as { port: number }).port;
+      break;
+    }
+    if (port === undefined) throw new Error(`${runtime} printed no port`);
+  }
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHealth(origin, child);
+  return {
+    runtime,
+    origin,
+    close: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

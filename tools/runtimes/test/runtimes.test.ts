@@ -1,0 +1,101 @@
+/**
+ * The market handler and verifyWebhook on Bun, Deno and Cloudflare's workerd, each started from
+ * its npm binary: Web Crypto Ed25519 (key formats, algorithm names, the @noble/ed25519 fallback
+ * agreeing with it on every shared vector) and the contract suite, strict, against the market the
+ * runtime serves (memory store; the sandbox is a real HTTP server in this process).
+ */
+
+import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
+import { webhookVectors } from '@bnpl-kit/contract-tests/testing';
+import type { IntegrationMode } from '@bnpl-kit/core';
+import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { generateApiKey, type SandboxServer, startSandboxServer } from '@bnpl-kit/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningRuntime, startRuntime } from '../src/runtimes.js';
+
+const serviceKey = await generateKeyPair();
+let sandbox: SandboxServer;
+beforeAll(async () => {
+  sandbox = await startSandboxServer({ port: 0, signingKey: serviceKey.privateKeyPem });
+});
+afterAll(() => sandbox?.close());
+
+/** What every runtime's verifyWebhook must answer for each shared vector. */
+const expected = Object.fromEntries(
+  webhookVectors.webhook_cases.map((v) => [
+    v.name,
+    v.expect === 'valid'
+      ? 'valid'
+      : (({ signature: 'signature_invalid', timestamp: 'timestamp_out_of_window' } as Record<string, string>)[
+          v.reason as string
+        ] ?? expect.stringMatching(/^signature_(missing|malformed|unsupported)/)),
+  ]),
+);
+
+describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
+  let running: RunningRuntime;
+  beforeAll(async () => {
+    running = await startRuntime(runtime);
+  });
+  afterAll(() => running?.close());
+
+  it('verifies every shared vector alike on Web Crypto Ed25519 and the @noble/ed25519 fallback', async () => {
+    const probe = await (await fetch(`${running.origin}/__probe`)).json();
+    // The standard name takes raw and SPKI keys; Node's old `NODE-ED25519` name is not accepted.
+    expect(probe.formats).toEqual({
+      'Ed25519/raw': true,
+      'Ed25519/spki': true,
+      'NODE-ED25519/raw': false,
+      'NODE-ED25519/spki': false,
+    });
+    expect(probe.noble).toEqual(expected);
+    expect(probe.webcrypto).toEqual(probe.noble);
+  });
+
+  // Data-sharing: every endpoint (push-claims and offer filtering too) in one strict run.
+  const mode: IntegrationMode = 'data-sharing';
+  it(`certifies strictly (${mode}): every contract check passes, none skipped`, async () => {
+    const marketUrl = `${running.origin}/bnpl`;
+    const organizationId = `org-${runtime}`;
+    const orgKey = await generateKeyPair();
+    const config = {
+      mode,
+      serviceUrl: sandbox.url,
+      apiKey: generateApiKey(),
+      organizationId,
+      servicePublicKey: serviceKey.publicKey,
+      appSigningKey: orgKey.privateKeyPem,
+      publicBaseUrl: marketUrl,
+      marketToken: `mkt_${crypto.randomUUID()}`,
+      callbackUrl: `${running.origin}/shop/bnpl-complete`,
+    };
+    const configured = await fetch(`${running.origin}/__configure`, {
+      method: 'POST',
+      body: JSON.stringify(config),
+    });
+    expect(configured.status).toBe(204);
+    sandbox.sandbox.organizations.upsert({
+      id: organizationId,
+      apiKeys: [config.apiKey],
+      apiBaseUrl: marketUrl,
+      webhookUrls: [`${marketUrl}/v1/webhook`],
+      offerFilteringUrl: `${marketUrl}/v1/offers/filter`,
+      publicKey: orgKey.publicKey,
+    });
+    const report = await runContractSuite({
+      marketUrl,
+      mode,
+      marketToken: config.marketToken,
+      bnplCallbackUrl: config.callbackUrl,
+      sandbox: createHttpSandbox({
+        url: sandbox.url,
+        organizationId,
+        apiKey: config.apiKey,
+        signingKey: serviceKey.privateKeyPem,
+      }),
+    });
+    const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+    expect(notPassed).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+});
