@@ -9,6 +9,8 @@ import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 
+/** Only what the browser tests need: no recommended packages, no upgrade of chromium if present. */
+const APT_INSTALL = ['install', '-y', '-qq', '--no-install-recommends', '--no-upgrade', 'chromium'];
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 const require = createRequire(import.meta.url);
 
@@ -90,11 +92,12 @@ export function ensureChromium(system = realSystem) {
   if (found) return { path: found };
 
   if (system.platform === 'linux' && system.isRoot && system.which('apt-get')) {
-    system.log("test: no Chromium found; installing Debian's chromium package (apt-get)");
-    if (
-      system.run('apt-get', ['update', '-qq']) &&
-      system.run('apt-get', ['install', '-y', '-qq', 'chromium'])
-    ) {
+    // Said before it happens: this changes the machine. Only chromium and what it depends on, no
+    // recommended extras; set CHROMIUM_PATH to use a browser you installed yourself instead.
+    system.log(
+      `test: no Chromium found for the browser tests; about to run, as root: apt-get update, then apt-get ${APT_INSTALL.join(' ')} (Debian's chromium and only the packages it depends on; set CHROMIUM_PATH to skip this)`,
+    );
+    if (system.run('apt-get', ['update', '-qq']) && system.run('apt-get', APT_INSTALL)) {
       const installed = locate(system);
       if (installed) return { path: installed };
     }

@@ -2,6 +2,7 @@
  * Assertions shared by the checks. Each one throws a `ContractViolation` naming what was expected and
  * showing the exchange; none of them knows how our own market is written.
  */
+import { ERROR_DOCS_URL } from '@bnpl-kit/core/wire';
 import { describeExchange, type HttpExchange } from './http.js';
 import { findInternals } from './support/internals.js';
 import { ContractViolation, type ViolationDetails } from './violation.js';
@@ -67,7 +68,8 @@ export interface ProblemExpectation {
   spec?: string;
 }
 
-export const KIT_PROBLEM_TYPE_PREFIX = 'urn:bnpl-kit:problem:';
+/** The kit's problem `type`: the code's entry in the error catalogue (docs/errors.md). */
+export const KIT_PROBLEM_TYPE_PREFIX = `${ERROR_DOCS_URL}#`;
 
 /** Advice on an exchange: not a failure, shown in the report (the kit's problem vocabulary). */
 export function advise(exchange: HttpExchange, note: string): void {
@@ -91,7 +93,7 @@ export function expectNoInternals(exchange: HttpExchange, what = 'in an error bo
  * An RFC 9457 problem as WIRE §2 requires of every market: the status, `application/problem+json`,
  * a JSON object whose `type` (a URI) / `title` (string) / `status` (the HTTP status) / `detail`
  * (string) are well formed where present, `errors` a list of `{ path, message }` where present, and
- * no internals. The kit's `urn:bnpl-kit:problem:<code>` vocabulary is advice, never required.
+ * no internals. The kit's vocabulary (`type` docs/errors.md#<code> with `code`) is advice, never required.
  */
 export function expectProblem(
   exchange: HttpExchange,

@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KIT_PROBLEM_TYPE_PREFIX } from '../src/expect.js';
 import {
   type CheckContext,
   type ContractCheck,
@@ -48,7 +49,7 @@ function exchange(status: number, contentType: string, body: unknown): HttpExcha
 }
 
 const problem = (status: number, code: string) => ({
-  type: `urn:bnpl-kit:problem:${code}`,
+  type: `${KIT_PROBLEM_TYPE_PREFIX}${code}`,
   title: 'T',
   status,
   detail: 'D',

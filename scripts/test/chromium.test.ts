@@ -62,11 +62,22 @@ describe('ensureChromium', () => {
     const { system, commands, logs } = machine({
       isRoot: true,
       files: ['/usr/bin/apt-get'],
-      installs: { 'apt-get install -y -qq chromium': '/usr/bin/chromium' },
+      installs: {
+        'apt-get install -y -qq --no-install-recommends --no-upgrade chromium': '/usr/bin/chromium',
+      },
     });
     expect(ensureChromium(system)).toEqual({ path: '/usr/bin/chromium' });
-    expect(commands).toEqual(['apt-get update -qq', 'apt-get install -y -qq chromium']);
-    expect(logs).toEqual([expect.stringContaining('apt-get')]);
+    expect(commands).toEqual([
+      'apt-get update -qq',
+      'apt-get install -y -qq --no-install-recommends --no-upgrade chromium',
+    ]);
+    // Said before anything runs, naming the exact command and how to avoid it.
+    expect(logs).toEqual([
+      expect.stringContaining(
+        'about to run, as root: apt-get update, then apt-get install -y -qq --no-install-recommends --no-upgrade chromium',
+      ),
+    ]);
+    expect(logs[0]).toContain('CHROMIUM_PATH');
   });
 
   it("installs Playwright's build when not root (or without apt-get)", () => {

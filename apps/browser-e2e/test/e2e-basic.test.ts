@@ -71,6 +71,44 @@ describe('demo shop, basic mode, in Chromium', () => {
     },
   );
 
+  demo.shopTest(
+    'no data is shared: each demo user is offered only the plan that needs no claims, and nothing says data was shared',
+    async ({ page }) => {
+      const users = await page
+        .locator('#user-select option')
+        .evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value));
+      expect(users).toEqual(expect.arrayContaining(['user-an', 'user-binh']));
+      for (const userId of users) {
+        await page.selectOption('#user-select', userId);
+        await page.locator(`body[data-signed-in="${userId}"]`).waitFor();
+        await startPayLater(page, ['rice-cooker']);
+        const frame = dialogFrame(page);
+        await frame.locator('[data-offer]').first().waitFor();
+        const offers = await frame
+          .locator('[data-offer]')
+          .evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.offer));
+        expect(offers, userId).toEqual(['sandbox-pay-in-3']);
+        await expect(frame.locator('.unlocked').count()).resolves.toBe(0);
+        expect(await frame.locator('#shared').isHidden()).toBe(true);
+        // biome-ignore lint/performance/useDomNodeTextContent: what a person sees, hidden steps excluded
+        const visible = await frame.locator('body').innerText();
+        expect(visible, userId).not.toMatch(/shared|loyalty/i);
+        await expect(frame.locator('#offer h2').textContent()).resolves.toBe(
+          'Pay later in 3 monthly instalments',
+        );
+        await expect(frame.locator('#offer .plan > div').count()).resolves.toBe(3);
+        // The dialog opens at its top: the order summary is on screen, not scrolled away.
+        const summary = await frame.locator('#order-total').evaluate((cell) => {
+          const box = cell.getBoundingClientRect();
+          return { top: box.top, bottom: box.bottom, height: window.innerHeight, scrolled: window.scrollY };
+        });
+        expect(summary.scrolled, userId).toBe(0);
+        expect(summary.bottom, userId).toBeLessThanOrEqual(summary.height);
+        await dismissDialog(page);
+      }
+    },
+  );
+
   demo.shopTest('reject: the order shows CANCELED', async ({ page }) => {
     const orderId = await startPayLater(page, ['rice-cooker']);
     await decideInDialog(page, 'reject');

@@ -51,6 +51,34 @@ describe('sandbox console, in Chromium', () => {
       // The shop, open in the other tab, follows by itself.
       await waitForStatus(shop, orderId, 'PAID');
       await expect(page.locator('#disbursements tr').count()).resolves.toBe(1);
+      // Paid: readiness is history now, not something still to do.
+      await expect(orderRow(page, orderId).textContent()).resolves.not.toContain('ready to disburse');
+      // The disbursement's Source reads as one word on one line.
+      const sourceLines = await page
+        .locator('#disbursements tr td.nowrap')
+        .first()
+        .evaluate((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        });
+      expect(sourceLines).toBe(1);
+      // Each navigation link brings its section's heading into view below the sticky header.
+      for (const link of await page.locator('header nav a').all()) {
+        const href = (await link.getAttribute('href'))!;
+        await link.click();
+        const [headingTop, headerBottom, scrolled] = await page.evaluate((id) => {
+          const heading = document.querySelector(`${id} h2`)!.getBoundingClientRect().top;
+          return [heading, document.querySelector('header')!.getBoundingClientRect().bottom, window.scrollY];
+        }, href);
+        expect(headingTop, `${href} heading under the header (scrolled ${scrolled})`).toBeGreaterThanOrEqual(
+          headerBottom,
+        );
+      }
+      // Every page of the origin asks for /favicon.ico: it is there.
+      const icon = await fetch(`${target.url}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toMatch(/^image\//);
 
       // Deliveries: the newest first, each with its attempts; Replay adds a copy.
       const deliveries = page.locator('#deliveries details.delivery');

@@ -21,6 +21,9 @@ export type OwnRoutes = Record<string, OwnRoute>;
 
 export const BNPL_COMPLETE_PATH = '/bnpl/complete';
 
+/** Browsers ask every origin for /favicon.ico; a 404 there is noise in every page's console. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0f766e"/><text x="16" y="22" font-family="system-ui,sans-serif" font-size="16" font-weight="700" text-anchor="middle" fill="#fff">B</text></svg>`;
+
 export function createOwnRoutes(
   store: Store,
   health: { drain: Pick<Drain, 'draining'>; worker: Pick<JobWorker, 'state'> },
@@ -29,6 +32,10 @@ export function createOwnRoutes(
   const noStore = { 'cache-control': 'no-store' };
   const routes: OwnRoutes = {
     '/healthz': () => Response.json({ status: 'ok' }, { headers: noStore }),
+    '/favicon.ico': () =>
+      new Response(FAVICON, {
+        headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
+      }),
     '/readyz': () => readinessResponse({ store, drain: health.drain, worker: health.worker }),
     async [BNPL_COMPLETE_PATH](url, accept) {
       const orderId = url.searchParams.get('order_id') ?? '';

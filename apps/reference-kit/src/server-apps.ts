@@ -11,6 +11,7 @@ import { apiReferenceRoutes } from './api-reference.js';
 import type { ServerConfig } from './config.js';
 import { type DemoUserDeps, demoUsersBody } from './demo-user.js';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
+import { errorCatalogueRoutes } from './error-pages.js';
 import { loadFramework } from './frameworks.js';
 import type { HttpServer } from './http-server.js';
 import { createOwnRoutes } from './own-routes.js';
@@ -39,6 +40,7 @@ export async function installFramework(input: {
   const own = {
     ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo),
     ...apiReferenceRoutes(openApi),
+    ...errorCatalogueRoutes(),
   };
   const start = await loadFramework(config.framework);
   input.http.setApp(start(input.market, own, input.logger));

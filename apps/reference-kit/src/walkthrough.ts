@@ -31,10 +31,22 @@ function secret(name: string, value: string | undefined, keyFile: string | undef
   return `"\${${name}:-${fromFile}}"`;
 }
 
+/**
+ * The SDK's API key. An external sandbox issued its own (its printed `APP_API_KEY` export): the key
+ * file holds the embedded sandbox's, which that service does not know, so it is never read then.
+ */
+function apiKey(input: WalkthroughInput): string {
+  if (input.apiKey !== undefined || input.serviceUrl === undefined) {
+    return secret('APP_API_KEY', input.apiKey, input.keyFile);
+  }
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, printed as it is
+  return '"${APP_API_KEY:?export APP_API_KEY as bnpl-kit sandbox printed it}"';
+}
+
 const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 // Small node one-liners instead of jq, which a fresh machine may not have.
-const HELPERS = `json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
+const HELPERS = `json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];if(v===undefined){console.error("no "+process.argv[1]+" in: "+s.slice(0,300));process.exit(1)}console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
 wait_status() { for i in $(seq 50); do s=$(curl -s "$BASE/bnpl/complete?order_id=$1" | json status); if [ "$s" = "$2" ]; then echo "stored status of $1: $s"; return 0; fi; sleep 0.2; done; echo "stored status of $1: $s (expected $2)"; return 1; }
 # Waits (up to 10 s) until every delivery for the order has finished its latest attempt, so it
 # never prints a delivery whose first attempt has not happened yet.
@@ -77,7 +89,8 @@ function basicSteps(): string[] {
 }
 
 function dataSharingSteps(): string[] {
-  const offers = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const b=JSON.parse(s);console.log("credify_id:",b.data?.credify_id);for(const o of b.data?.offers??[])console.log(" ",o.code,"rank",o.evaluation_result?.rank)})'`;
+  // A failed call says why and stops the script, instead of printing "credify_id: undefined".
+  const offers = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const b=JSON.parse(s);if(!b.data?.credify_id){console.error("the service answered: "+s.slice(0,300));process.exit(1)}console.log("credify_id:",b.data.credify_id);for(const o of b.data?.offers??[])console.log(" ",o.code,"rank",o.evaluation_result?.rank)})'`;
   const availability = (user: string) =>
     `curl -s -X POST $SERVICE/v1/claim-providers/offers -H "Authorization: Bearer $ACCESS" -H 'Content-Type: application/json' -d '{"local_id":"${user}","product_types":["consumerBNPL"]}'`;
   return [
@@ -106,7 +119,7 @@ function dataSharingSteps(): string[] {
     'curl -s -X POST $SANDBOX/orders/$ORDER/ready | json order_status',
     'wait_status $ORDER PAID',
     'webhooks $ORDER',
-    'curl -s $SANDBOX/disbursements | json disbursements',
+    'curl -s "$SANDBOX/disbursements?order_id=$ORDER" | json disbursements   # exactly one for this order',
     '',
     '# 5. Another order, approved, then cancelled by the market’s backend:',
     createOrder('ORDER2', 'demo-cancel'),
@@ -122,7 +135,7 @@ export function walkthroughScript(input: WalkthroughInput): string {
   return [
     `BASE=${input.baseUrl}`,
     `TOKEN=${secret('MARKET_API_TOKEN', input.marketApiToken, input.keyFile)}`,
-    ...(dataSharing ? [`API_KEY=${secret('APP_API_KEY', input.apiKey, input.keyFile)}`] : []),
+    ...(dataSharing ? [`API_KEY=${apiKey(input)}`] : []),
     `SERVICE=${input.serviceUrl ?? `$BASE${SANDBOX_MOUNT}`}`,
     'SANDBOX=$SERVICE/sandbox',
     HELPERS,

@@ -29,6 +29,42 @@ const EXPECTED: Record<IntegrationMode, RegExp[]> = {
   ],
 };
 
+describe('the printed walkthrough, against a standalone sandbox (bnpl-kit sandbox)', () => {
+  const script = walkthroughScript({
+    mode: 'data-sharing',
+    baseUrl: 'http://127.0.0.1:3001',
+    marketApiToken: undefined,
+    apiKey: undefined,
+    serviceUrl: 'http://127.0.0.1:4010',
+    keyFile: '/data/keys.json',
+  });
+
+  it('takes the API key the sandbox printed, never the key file’s (the embedded sandbox’s)', async () => {
+    const line = script.split('\n').find((l) => l.startsWith('API_KEY='))!;
+    expect(line).not.toContain('keys.json');
+    const unset = await run('bash', ['-c', `unset APP_API_KEY; ${line}`]).catch((e: { stderr: string }) => e);
+    expect((unset as { stderr: string }).stderr).toContain(
+      'export APP_API_KEY as bnpl-kit sandbox printed it',
+    );
+  });
+
+  it('stops with the service’s answer instead of going on with "undefined"', async () => {
+    const helpers = script.slice(
+      script.indexOf('json() {'),
+      script.indexOf('\n', script.indexOf('json() {')),
+    );
+    const failed = await run('bash', [
+      '-e',
+      '-o',
+      'pipefail',
+      '-c',
+      `${helpers}\nID=$(echo '{"success":false,"errors":[{"code":"UNAUTHENTICATED"}]}' | json data.credify_id)\necho "id: $ID"`,
+    ]).catch((e: { stdout: string; stderr: string }) => e);
+    expect((failed as { stdout: string }).stdout).not.toContain('undefined');
+    expect((failed as { stderr: string }).stderr).toContain('no data.credify_id in: {"success":false');
+  });
+});
+
 describe('the printed walkthrough', () => {
   for (const mode of ['basic', 'data-sharing'] as const) {
     it(`runs in bash (${mode} mode)`, async () => {
@@ -47,6 +83,10 @@ describe('the printed walkthrough', () => {
         if (mode === 'data-sharing') {
           // Bình misses the gold offer: exactly one availability answer lists it (An's).
           expect(stdout.match(/loyalty-gold-pay-in-6 rank/g)).toHaveLength(1);
+          // "Exactly one disbursement" holds on every run, not only on a fresh sandbox.
+          expect(stdout.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
+          const again = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { timeout: 60_000 });
+          expect(again.stdout.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
         }
       } finally {
         await server.close();

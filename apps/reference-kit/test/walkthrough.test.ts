@@ -7,6 +7,7 @@
  * mode share an in-memory PGlite (start-up cost), each with its own sandbox, keys and orders.
  */
 import type { IntegrationMode } from '@bnpl-kit/core';
+import { ERROR_CODES, ERROR_DOCS_URL } from '@bnpl-kit/core/wire';
 import { openStore, type Store } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_NAMES } from '../src/index.js';
@@ -149,6 +150,22 @@ async function expectApiReference(server: TestServer, mode: IntegrationMode) {
   }
 }
 
+/** A problem's `type` names its catalogue entry; the server serves that entry at /errors/<code>. */
+async function expectErrorCatalogue(server: TestServer) {
+  const problem = await http(`${server.url}/v1/orders`, { json: {} });
+  const body = problem.body as { type: string; code: string };
+  expect(body.type).toBe(`${ERROR_DOCS_URL}#${body.code}`);
+  const entry = await http(`${server.url}/errors/${new URL(body.type).hash.slice(1)}`);
+  expect(entry).toMatchObject({
+    status: 200,
+    body: { code: body.code, status: problem.status, type: body.type },
+  });
+  const all = await http(`${server.url}/errors`);
+  expect((all.body as { errors: { code: string }[] }).errors.map((e) => e.code)).toEqual(ERROR_CODES);
+  const page = await fetch(`${server.url}/errors/${body.code}`, { headers: { accept: 'text/html' } });
+  expect(await page.text()).toContain(`<h2>${body.code}</h2>`);
+}
+
 for (const mode of MODES) {
   describe(`walkthrough, ${mode} mode`, () => {
     let store: Store;
@@ -166,6 +183,7 @@ for (const mode of MODES) {
           expect((await http(`${server.url}/healthz`)).status).toBe(200);
           expect((await http(`${server.url}/no-such-page`)).status).toBe(404);
           await expectApiReference(server, mode);
+          await expectErrorCatalogue(server);
           if (mode === 'basic') {
             await basicFlow(server);
             expectNoSecretsLogged(server, []);

@@ -4,67 +4,236 @@
  * (WIRE §2). Modelled on tRPC's TRPCError: a closed code set plus `fromUnknown`.
  */
 
-export const ERROR_STATUS = {
-  validation_failed: 400,
-  invalid_json: 400,
-  unauthenticated: 401,
-  signature_missing_header: 401,
-  signature_malformed_header: 401,
-  signature_unsupported_algorithm: 401,
-  signature_invalid: 401,
-  timestamp_out_of_window: 401,
-  payload_not_raw: 500,
-  forbidden: 403,
-  not_found: 404,
-  request_timeout: 408,
-  order_not_found: 404,
-  user_not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  invalid_transition: 409,
-  idempotency_conflict: 409,
-  payload_too_large: 413,
-  headers_too_large: 431,
-  unsupported_media_type: 415,
-  upstream_rejected: 502,
-  upstream_unavailable: 503,
-  upstream_timeout: 504,
-  store_unavailable: 503,
-  misconfigured: 500,
-  internal: 500,
-} as const;
+interface ErrorEntry {
+  readonly status: number;
+  readonly title: string;
+  /** When the kit answers it. */
+  readonly when: string;
+  /** What the client should do about it. */
+  readonly action: string;
+  /** Whether repeating the same request later can succeed. */
+  readonly retryable: boolean;
+}
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * The error catalogue: every code, its status and what it means for the caller. docs/errors.md is
+ * generated from this table (`pnpm docs:generate`), and each problem's `type` is its entry there.
+ */
+export const ERROR_CATALOGUE = {
+  validation_failed: {
+    status: 400,
+    title: 'Request validation failed',
+    when: 'A body field, path parameter or header does not match the protocol; `errors[]` lists each field by its wire path (`order_lines[0].subtotal.value`).',
+    action: 'Fix the fields named in `errors[]` and send again.',
+    retryable: false,
+  },
+  invalid_json: {
+    status: 400,
+    title: 'Body is not valid JSON',
+    when: 'The body is empty, not UTF-8, or not JSON.',
+    action: 'Send a UTF-8 JSON object.',
+    retryable: false,
+  },
+  unauthenticated: {
+    status: 401,
+    title: 'Authentication required',
+    when: 'No credentials, or the authentication hook rejected them, or the service token is inactive or lacks the scope.',
+    action: 'Send the right bearer token (`WWW-Authenticate` names the scheme).',
+    retryable: false,
+  },
+  signature_missing_header: {
+    status: 401,
+    title: 'Webhook signature header missing',
+    when: 'A webhook arrived without one of Signature, X-Signature-Algorithm, X-Event-Id, X-Event-Timestamp.',
+    action:
+      'Service side: sign every delivery (WIRE §4). Market side: make sure a proxy does not strip the headers.',
+    retryable: false,
+  },
+  signature_malformed_header: {
+    status: 401,
+    title: 'Webhook signature header malformed',
+    when: 'A signature header is present but not in its wire format (base64url signature, timestamp `YYYY-MM-DDTHH:MM:SSZ`).',
+    action: 'Check the header formats of WIRE §4.',
+    retryable: false,
+  },
+  signature_unsupported_algorithm: {
+    status: 401,
+    title: 'Webhook signature algorithm not supported',
+    when: 'X-Signature-Algorithm is not `EdDSA`.',
+    action: 'Sign with Ed25519 and send `X-Signature-Algorithm: EdDSA`.',
+    retryable: false,
+  },
+  signature_invalid: {
+    status: 401,
+    title: 'Webhook signature does not verify',
+    when: 'The Ed25519 signature does not match the raw body, the registered URL and the headers under any configured key.',
+    action:
+      'Check the registered webhook URL (host and path exactly), the service public key, and that nothing re-serialized the body (`bnpl-kit webhook verify`).',
+    retryable: false,
+  },
+  timestamp_out_of_window: {
+    status: 401,
+    title: 'Webhook timestamp outside the accepted window',
+    when: 'X-Event-Timestamp is more than the tolerance (300 s by default) away from the receiver’s clock; `skew_seconds` says by how much.',
+    action:
+      'Synchronise the clocks (NTP); a captured delivery can be verified with `bnpl-kit webhook verify --now`.',
+    retryable: false,
+  },
+  payload_not_raw: {
+    status: 500,
+    title: 'Webhook body was already parsed',
+    when: 'A body parser consumed the webhook body before the kit, so the signed bytes are gone.',
+    action:
+      'Market side: mount the kit’s router before the body parser, as the detail says. The service retries the delivery.',
+    retryable: true,
+  },
+  forbidden: {
+    status: 403,
+    title: 'Not allowed',
+    when: 'The caller is authenticated but may not do this (claims pushed for another user’s ID).',
+    action: 'Act only on the signed-in user’s own records.',
+    retryable: false,
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    when: 'No endpoint at this path (in this integration mode; `/demo-user` only in sandbox mode).',
+    action: 'Check the path, the mount prefix and the integration mode.',
+    retryable: false,
+  },
+  request_timeout: {
+    status: 408,
+    title: 'The request was not received in time',
+    when: 'The client sent its headers or body too slowly (the server’s header and request timeouts).',
+    action: 'Send the whole request promptly; retry on a new connection.',
+    retryable: true,
+  },
+  order_not_found: {
+    status: 404,
+    title: 'Order not found',
+    when: 'No order with this ID is known here (market) or at the service.',
+    action: 'Use the service-side order ID the order creation answered with.',
+    retryable: false,
+  },
+  user_not_found: {
+    status: 404,
+    title: 'User not found',
+    when: 'The service does not know the user (the `credify_id` was never issued by its offers call).',
+    action: 'Get the user’s `credify_id` from the service’s offers call first, then push claims.',
+    retryable: false,
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    when: 'The path exists but not for this method; `Allow` lists the methods.',
+    action: 'Use a method from the `Allow` header.',
+    retryable: false,
+  },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    when: 'The request conflicts with the current state of the resource.',
+    action: 'Read the current state, then decide.',
+    retryable: false,
+  },
+  invalid_transition: {
+    status: 409,
+    title: 'Order is not in a state that allows this',
+    when: 'Cancel or disburse asked of an order whose status does not allow it (WIRE §3).',
+    action: 'Read the order’s status first; only an approved order can be cancelled or disbursed.',
+    retryable: false,
+  },
+  idempotency_conflict: {
+    status: 409,
+    title: 'Same reference_id with different content',
+    when: 'An order with this `reference_id` exists with different content.',
+    action: 'Send the same content to get the existing order back, or use a new `reference_id`.',
+    retryable: false,
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Body too large',
+    when: 'The body exceeds the endpoint’s cap (256 KiB by default).',
+    action: 'Send less: fewer order lines or shorter texts.',
+    retryable: false,
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    when: 'The request headers exceed the server’s limit.',
+    action: 'Send fewer or shorter headers (cookies).',
+    retryable: false,
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported content type',
+    when: 'A body was sent without `Content-Type: application/json`.',
+    action: 'Send JSON with `Content-Type: application/json`.',
+    retryable: false,
+  },
+  upstream_rejected: {
+    status: 502,
+    title: 'The BNPL service rejected the request or answered badly',
+    when: 'The service refused the call (its error is in the detail) or answered something the kit could not read.',
+    action:
+      'Read the detail; a malformed answer may pass, a refusal needs the request or configuration fixed.',
+    retryable: false,
+  },
+  upstream_unavailable: {
+    status: 503,
+    title: 'The BNPL service is unreachable',
+    when: 'The service could not be reached or answered 5xx after the client’s retries.',
+    action: 'Retry later with backoff; for order creation send the same `reference_id` (it is idempotent).',
+    retryable: true,
+  },
+  upstream_timeout: {
+    status: 504,
+    title: 'The BNPL service timed out',
+    when: 'The service did not answer within the per-call timeout.',
+    action: 'Retry with the same `reference_id` or read the order’s status; the call may have succeeded.',
+    retryable: true,
+  },
+  store_unavailable: {
+    status: 503,
+    title: 'The market’s database is unavailable; try again shortly',
+    when: 'The market’s database did not answer (after one more try on a fresh connection).',
+    action: 'Retry later with backoff; nothing was written.',
+    retryable: true,
+  },
+  misconfigured: {
+    status: 500,
+    title: 'The integration is misconfigured',
+    when: 'The market’s configuration cannot serve this request (for example no key to verify webhooks with).',
+    action: 'Market operator: fix the configuration named in the log. Callers: retry later.',
+    retryable: true,
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    when: 'Something failed that has no more specific code (a hook threw); the detail never says what, the log line with the request ID does.',
+    action: 'Retry later; report the `x-request-id` to the market.',
+    retryable: true,
+  },
+} as const satisfies Record<string, ErrorEntry>;
 
-const ERROR_TITLES: Record<ErrorCode, string> = {
-  validation_failed: 'Request validation failed',
-  invalid_json: 'Body is not valid JSON',
-  unauthenticated: 'Authentication required',
-  signature_missing_header: 'Webhook signature header missing',
-  signature_malformed_header: 'Webhook signature header malformed',
-  signature_unsupported_algorithm: 'Webhook signature algorithm not supported',
-  signature_invalid: 'Webhook signature does not verify',
-  timestamp_out_of_window: 'Webhook timestamp outside the accepted window',
-  payload_not_raw: 'Webhook body was already parsed',
-  forbidden: 'Not allowed',
-  not_found: 'Not found',
-  request_timeout: 'The request was not received in time',
-  order_not_found: 'Order not found',
-  user_not_found: 'User not found',
-  method_not_allowed: 'Method not allowed',
-  conflict: 'Conflict',
-  invalid_transition: 'Order is not in a state that allows this',
-  idempotency_conflict: 'Same reference_id with different content',
-  payload_too_large: 'Body too large',
-  headers_too_large: 'Request headers too large',
-  unsupported_media_type: 'Unsupported content type',
-  upstream_rejected: 'The BNPL service rejected the request or answered badly',
-  upstream_unavailable: 'The BNPL service is unreachable',
-  upstream_timeout: 'The BNPL service timed out',
-  store_unavailable: 'The market’s database is unavailable; try again shortly',
-  misconfigured: 'The integration is misconfigured',
-  internal: 'Internal error',
-};
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export const ERROR_STATUS = Object.fromEntries(
+  ERROR_CODES.map((code) => [code, ERROR_CATALOGUE[code].status]),
+) as { readonly [Code in ErrorCode]: (typeof ERROR_CATALOGUE)[Code]['status'] };
+
+/**
+ * Where the error catalogue is published; a problem's `type` is this URL with the code as anchor,
+ * and the reference servers serve the same entries at `/errors/<code>`.
+ */
+export const ERROR_DOCS_URL = 'https://github.com/bnpl-kit/bnpl-kit/blob/main/docs/errors.md';
+
+/** The problem `type` of a code: its entry in the error catalogue. */
+export function problemTypeOf(code: ErrorCode): string {
+  return `${ERROR_DOCS_URL}#${code}`;
+}
 
 /** One field problem, with a wire-format path such as `order_lines[0].subtotal.value`. */
 export interface FieldIssue {
@@ -122,8 +291,8 @@ export class KitError extends Error {
     const detail = this.code === 'internal' ? 'An internal error occurred.' : this.message;
     const problem: ProblemDocument = {
       ...this.extensions,
-      type: `urn:bnpl-kit:problem:${this.code}`,
-      title: ERROR_TITLES[this.code],
+      type: problemTypeOf(this.code),
+      title: ERROR_CATALOGUE[this.code].title,
       status: this.status,
       detail,
       code: this.code,

@@ -21,12 +21,31 @@ export {
   verifyClaimToken,
 } from './claims/token.js';
 export type { ClaimValue, ScopeClaims } from './claims/types.js';
-// RFC 9457 problem documents.
-export { PROBLEM_CONTENT_TYPE, type ProblemDocument, problemResponse } from './errors.js';
+// RFC 9457 problem documents and the error catalogue they point into (docs/errors.md).
+export {
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  ERROR_DOCS_URL,
+  PROBLEM_CONTENT_TYPE,
+  type ProblemDocument,
+  problemResponse,
+  problemTypeOf,
+} from './errors.js';
 // A JSON request body under a byte cap (415 / 413 / 400 problems), as the market endpoints read it.
 export { readJsonBody } from './market/body.js';
 // The one rule that moves a stored order to the service's status (jobs, reconciliation).
 export { type FollowedServiceStatus, followServiceStatus } from './market/follow-service.js';
+// The market's endpoints as one table (router, OpenAPI, README, certify's endpoint coverage).
+export {
+  MARKET_OPERATIONS,
+  MARKET_ROUTES,
+  type MarketOperation,
+  type MarketRouteAuth,
+  type MarketRouteDefinition,
+  marketOperationsFor,
+  marketRoutePath,
+  servesRoute,
+} from './market/route-table.js';
 // The router the market endpoints and the sandbox's routes are served by.
 export { type Method, type Route, type RouteMatch, Router } from './market/router.js';
 // Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.

@@ -10,7 +10,7 @@ describe('KitError', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.json()).toEqual({
-      type: 'urn:bnpl-kit:problem:validation_failed',
+      type: 'https://github.com/bnpl-kit/bnpl-kit/blob/main/docs/errors.md#validation_failed',
       title: 'Request validation failed',
       status: 400,
       detail: 'Body is invalid',

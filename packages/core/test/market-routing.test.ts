@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ERROR_DOCS_URL } from '../src/errors.js';
 import { answererOf } from '../src/market/body-hints.js';
 import { createMemoryStore, type MemoryStore } from '../src/market/memory-store.js';
 import { API_TOKEN, call, makeMarket, ORIGIN } from './market-support.js';
@@ -11,7 +12,7 @@ describe('market routing', () => {
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.json()).toMatchObject({
       code: 'not_found',
-      type: 'urn:bnpl-kit:problem:not_found',
+      type: `${ERROR_DOCS_URL}#not_found`,
     });
   });
 

@@ -14,7 +14,7 @@ import {
 } from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
-import type { Organization } from './organizations.js';
+import { type Organization, offersWithoutClaims } from './organizations.js';
 import { type SandboxState, type ServiceUser, serviceId } from './state.js';
 import type { TokenIssuer } from './tokens.js';
 
@@ -120,7 +120,7 @@ export async function checkAvailability(
   }
   const offers = organization.offerFilteringUrl
     ? await askMarketToRank(deps, organization, organization.offerFilteringUrl, user)
-    : organization.approvedOffers;
+    : offersWithoutClaims(organization);
   deps.state.rankedOffers.set(user.credifyId, offers);
   return { offers, credifyId: user.credifyId };
 }

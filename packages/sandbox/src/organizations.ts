@@ -98,6 +98,24 @@ export const DEFAULT_OFFERS: readonly Record<string, unknown>[] = [
   },
 ];
 
+/**
+ * Whether an offer can only be given after the market's claims are evaluated: it has conditions or
+ * needs custom scopes. Without an offer filtering endpoint (basic mode: no data is shared) nobody can
+ * evaluate them, so such an offer is never offered.
+ */
+export function needsMarketClaims(offer: Record<string, unknown>): boolean {
+  const conditions = offer.conditions;
+  const scopes = offer.required_custom_scopes;
+  const nonEmpty = (value: unknown) =>
+    Array.isArray(value) && value.some((item) => !Array.isArray(item) || item.length > 0);
+  return nonEmpty(conditions) || nonEmpty(scopes);
+}
+
+/** The approved offers a market without offer filtering may be given. */
+export function offersWithoutClaims(organization: Organization): Record<string, unknown>[] {
+  return organization.approvedOffers.filter((offer) => !needsMarketClaims(offer));
+}
+
 export function generateApiKey(): string {
   return `sk_sandbox_${base64UrlEncode(crypto.getRandomValues(new Uint8Array(18)))}`;
 }

@@ -106,3 +106,34 @@ describe('scopeLabel', () => {
     expect(scopeLabel('org-3f9c:purchase_history')).toBe('Purchase history');
   });
 });
+
+describe('offers without offer filtering (basic mode: no data is shared)', () => {
+  const CONDITIONED = {
+    code: 'points-pay-in-6',
+    name: 'Pay later in 6 monthly instalments',
+    conditions: [{ claim: 'loyalty_points', operator: '>=', value: 1000 }],
+    required_custom_scopes: [],
+  };
+  // Every way an offer can need the market's claims, next to one that needs none.
+  const cases = [
+    ['custom scopes', LOYALTY],
+    ['conditions', CONDITIONED],
+  ] as const;
+
+  it.each(cases)('never offers an offer that needs %s, and says nothing was shared', async (_, needy) => {
+    sandbox = createSandbox({
+      organizations: [marketOrg({ approvedOffers: [needy, BASIC] })],
+      clock: createManualClock(),
+    });
+    const client = directClient(sandbox);
+    for (const localId of ['member', 'other']) {
+      const availability = await client.checkAvailability({ localId, productTypes: [] });
+      expect(availability.offers.map((o) => o.code)).toEqual(['pay-in-3']);
+      const order = await client.createOrder(orderInput(`order-${localId}`));
+      const page = await openBnplPage(sandbox, order.id, availability.credifyId!);
+      expect(page.body).toContain('data-offer="pay-in-3"');
+      expect(page.body).not.toContain(needy.code);
+      expect(page.body).not.toContain('Unlocked by what');
+    }
+  });
+});

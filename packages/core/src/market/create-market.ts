@@ -27,9 +27,11 @@ import {
   DEFAULT_DEMO_USER,
   DEFAULT_LIMITS,
   DEFAULT_PATHS,
+  type MarketConfig,
   type MarketPaths,
 } from './options.js';
 import { resolveServices } from './resolve-options.js';
+import { MARKET_ROUTES, type MarketOperation, marketOperationsFor, marketRoutePath } from './route-table.js';
 import { type Route, Router } from './router.js';
 import { bnplRedirect, demoUser } from './routes/browser.js';
 import { pushClaims } from './routes/claims.js';
@@ -67,25 +69,27 @@ function requestIdOf(request: Request): string {
   return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-function routesFor(paths: MarketPaths, dataSharing: boolean, sandbox: boolean): Route<RouteHandler>[] {
-  const p = (path: string) => `${paths.prefix}${path}`;
-  const routes: Route<RouteHandler>[] = [
-    { name: 'createOrder', method: 'POST', path: p('/orders'), handler: createOrder },
-    { name: 'getOrderStatus', method: 'GET', path: p('/orders/service/:id'), handler: getOrderStatus },
-    { name: 'webhook', method: 'POST', path: p(paths.webhook), handler: webhook },
-    { name: 'bnplRedirect', method: 'GET', path: p(paths.bnplRedirect), handler: bnplRedirect },
-  ];
+/** Every operation of the route table has its handler here; the compiler refuses a missing one. */
+const HANDLERS: Record<MarketOperation, RouteHandler> = {
+  createOrder,
+  getOrderStatus,
+  cancelOrder,
+  disburseOrder,
+  pushClaims,
+  filterOffers: filterOffersRoute,
+  receiveWebhook: webhook,
   // Production has no demo user at all: a 404, not a 403, so nothing hints it exists.
-  if (sandbox) routes.push({ name: 'demoUser', method: 'GET', path: p('/demo-user'), handler: demoUser });
-  if (dataSharing) {
-    routes.push(
-      { name: 'cancelOrder', method: 'POST', path: p('/orders/:id/cancel'), handler: cancelOrder },
-      { name: 'disburseOrder', method: 'POST', path: p('/orders/:id/disburse'), handler: disburseOrder },
-      { name: 'pushClaims', method: 'POST', path: p('/push-claims'), handler: pushClaims },
-      { name: 'filterOffers', method: 'POST', path: p(paths.offerFilter), handler: filterOffersRoute },
-    );
-  }
-  return routes;
+  getDemoUser: demoUser,
+  bnplRedirect,
+};
+
+function routesFor(paths: MarketPaths, config: MarketConfig): Route<RouteHandler>[] {
+  return marketOperationsFor(config.integrationMode, config.mode).map((name) => ({
+    name,
+    method: MARKET_ROUTES[name].method,
+    path: marketRoutePath(MARKET_ROUTES[name], paths),
+    handler: HANDLERS[name],
+  }));
 }
 
 function pathnameOf(url: string): string {
@@ -114,7 +118,7 @@ function logFailure(logger: MarketLogger, error: KitError, fields: Record<string
   if (error.status >= 500) {
     const hook = (error as Partial<HookFailureType>).hook;
     logger.error({ ...fields, code: error.code, hook, err: error.cause ?? error }, error.message);
-  } else if (error.status === 401 && fields.route === 'webhook') {
+  } else if (error.status === 401 && fields.route === 'receiveWebhook') {
     // A webhook that does not verify is either an attack or a misconfiguration: worth a warning.
     logger.warn({ ...fields, code: error.code }, error.message);
   } else {
@@ -157,9 +161,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     introspection: new TokenIntrospectionCache(service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
   };
   const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
-  const dataSharing = config.integrationMode === 'data-sharing';
-  const routes = routesFor(paths, dataSharing, config.mode === 'sandbox');
-  const router = new Router(routes, paths.prefix);
+  const router = new Router(routesFor(paths, config), paths.prefix);
 
   async function respond(request: Request, handleOptions?: HandleOptions): Promise<MarketAnswer> {
     const requestId = requestIdOf(request);

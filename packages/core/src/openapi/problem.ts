@@ -9,10 +9,10 @@ import type { SchemaSet } from './schemas.js';
 import type { ResponseObject } from './types.js';
 
 export const problemSchema = z.looseObject({
-  type: z
-    .string()
-    .optional()
-    .meta({ description: 'urn:bnpl-kit:problem:<code> for the kit; any URI elsewhere' }),
+  type: z.string().optional().meta({
+    description:
+      'For the kit: the code’s entry in the error catalogue (docs/errors.md#<code>); any URI elsewhere',
+  }),
   title: z.string().optional(),
   status: z.int().min(400).max(599).optional(),
   detail: z.string().optional(),
@@ -35,10 +35,33 @@ export function problemResponses(
   set: SchemaSet,
   statuses: readonly number[],
 ): Record<string, ResponseObject> {
+  return problemResponsesOf(
+    set,
+    statuses.map((status) => [status, codesFor(status)]),
+  );
+}
+
+/** The problems an endpoint answers, by code (the market route table), grouped by their status. */
+export function problemResponsesForCodes(
+  set: SchemaSet,
+  codes: readonly ErrorCode[],
+): Record<string, ResponseObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes)
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return problemResponsesOf(
+    set,
+    [...byStatus].sort(([a], [b]) => a - b),
+  );
+}
+
+function problemResponsesOf(
+  set: SchemaSet,
+  groups: readonly (readonly [number, readonly ErrorCode[]])[],
+): Record<string, ResponseObject> {
   const schema = set.ref('Problem', problemSchema, 'RFC 9457 problem details (WIRE §2)');
   const out: Record<string, ResponseObject> = {};
-  for (const status of statuses) {
-    const codes = codesFor(status);
+  for (const [status, codes] of groups) {
     out[String(status)] = {
       description: codes.length > 0 ? `Problem: ${codes.join(', ')}` : 'Problem',
       content: { [PROBLEM_CONTENT_TYPE]: { schema } },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { problemTypeOf } from '../../src/errors.js';
 import {
   createKeyring,
   KitError,
@@ -410,7 +411,7 @@ describe('verifyWebhook options', () => {
     const error = await rejection(verifyWebhook({ ...request, url: `${URL}x` }, { keys, now: NOW }));
     const problem = error.toProblem();
     expect(problem).toMatchObject({
-      type: 'urn:bnpl-kit:problem:signature_invalid',
+      type: problemTypeOf('signature_invalid'),
       status: 401,
       code: 'signature_invalid',
     });

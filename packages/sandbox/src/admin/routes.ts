@@ -228,7 +228,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   [
     'GET',
     '/sandbox/disbursements',
-    ({ sandbox }) => json({ disbursements: sandbox.disbursements().map(disbursementView) }),
+    ({ sandbox, url }) => {
+      const orderId = url.searchParams.get('order_id');
+      const all = sandbox.disbursements();
+      const chosen = orderId === null ? all : all.filter((d) => d.orderId === orderId);
+      return json({ disbursements: chosen.map(disbursementView) });
+    },
   ],
   [
     'GET',

@@ -8,6 +8,11 @@ export const CONSOLE_SCRIPT = String.raw`
 (() => {
 const facts = JSON.parse(document.getElementById('console-data').textContent);
 const $ = (id) => document.getElementById(id);
+// The sticky header's real height (it wraps on narrow screens), for the sections' scroll margin.
+const headerBar = document.querySelector('header');
+new ResizeObserver(() =>
+  document.documentElement.style.setProperty('--header-height', headerBar.offsetHeight + 'px'),
+).observe(headerBar);
 // The admin API is where this page is, one level up: /sandbox/console -> /sandbox.
 const base = location.pathname.replace(/\/console\/?$/, '');
 const TOKEN_KEY = 'bnpl-kit:sandbox-admin-token';
@@ -83,6 +88,9 @@ const ORDER_ACTIONS = [
   ['paid', 'Paid', (o) => o.order_status === 'APPROVED' || o.order_status === 'DISBURSING'],
 ];
 
+// Readiness stays recorded after the payout; it is news only until the order is paid or canceled.
+const AWAITING_PAYOUT = new Set(['APPROVED', 'DISBURSING']);
+
 function orderRow(order) {
   const what = (order.order_lines || []).map((l) => (l.quantity > 1 ? l.name + ' × ' + l.quantity : l.name)).join(', ');
   const history = el('ol', { class: 'history' },
@@ -100,7 +108,7 @@ function orderRow(order) {
       el('div', { class: 'muted' }, order.reference_id, ' · ', order.organization_id,
         order.credify_id ? ' · user ' + order.credify_id : '')),
     el('td', null, money(order.total_amount)),
-    el('td', null, badge(order.order_status), order.ready_for_disbursement ? el('div', { class: 'muted' }, 'ready to disburse') : null),
+    el('td', null, badge(order.order_status), order.ready_for_disbursement && AWAITING_PAYOUT.has(order.order_status) ? el('div', { class: 'muted' }, 'ready to disburse') : null),
     el('td', null, history),
     buttons);
 }
@@ -167,7 +175,7 @@ function organizationRow(o) {
 function disbursementRow(d) {
   return el('tr', { data: { disbursementId: d.id } },
     el('td', null, el('code', null, d.id)), el('td', null, el('code', null, d.order_id)),
-    el('td', null, money(d.amount)), el('td', null, d.source),
+    el('td', null, money(d.amount)), el('td', { class: 'nowrap' }, d.source),
     el('td', null, d.invoice ? d.invoice.number : ''), el('td', null, when(d.at)));
 }
 

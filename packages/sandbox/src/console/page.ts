@@ -14,6 +14,9 @@ body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
 header { display: flex; align-items: center; gap: 12px; padding: 10px 20px; background: #fff; border-bottom: 1px solid var(--line);
   position: sticky; top: 0; z-index: 1; flex-wrap: wrap; }
 header h1 { font-size: 17px; margin: 0; }
+/* The nav's targets land below the sticky header (its height is measured by the script). */
+section[id] { scroll-margin-top: calc(var(--header-height, 64px) + 8px); }
+td.nowrap { overflow-wrap: normal; white-space: nowrap; }
 header .meta { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
 .spacer { flex: 1; }
 nav a { color: var(--brand); margin-right: 10px; font-size: 13px; }
@@ -97,7 +100,7 @@ export function renderConsole(page: { nonce: string; data: Record<string, unknow
 <div class="grid2">
 <section id="disbursements-section" aria-label="Disbursements">
   <h2>Disbursements <span class="count" id="disbursements-count"></span></h2>
-  <table><thead><tr><th>ID</th><th>Order</th><th>Amount</th><th>Source</th><th>Invoice</th><th>At</th></tr></thead><tbody id="disbursements"></tbody></table>
+  <table><thead><tr><th>ID</th><th>Order</th><th>Amount</th><th class="nowrap">Source</th><th>Invoice</th><th>At</th></tr></thead><tbody id="disbursements"></tbody></table>
   <p class="empty" id="disbursements-empty">No disbursement yet.</p>
 </section>
 <section id="faults-section" aria-label="Fault injection">

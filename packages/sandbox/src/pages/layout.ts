@@ -77,7 +77,9 @@ const basePath = location.pathname.replace(/\/+$/, '');
 function show(step) {
   for (const el of document.querySelectorAll('[data-step]')) el.hidden = el.dataset.step !== step;
   const focus = document.querySelector('[data-step="' + step + '"] [data-autofocus]');
-  if (focus) focus.focus();
+  // Focus without scrolling to the button: each step opens at its top (the order summary first).
+  if (focus) focus.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 async function callPage(path, method = 'POST') {
   const response = await fetch(basePath + path, {

@@ -1,5 +1,5 @@
 /** What the pages show of an organisation's offers (offers are loose objects, kept as the market gave them). */
-import type { Organization } from '../organizations.js';
+import { type Organization, offersWithoutClaims } from '../organizations.js';
 import { scopeLabel } from './scope-labels.js';
 
 export interface OfferSummary {
@@ -45,8 +45,11 @@ export function summarizeOffer(offer: Record<string, unknown>): OfferSummary {
   };
 }
 
+/** The first offer this organisation may give anyone: without offer filtering, one that needs no claims. */
 export function offerSummary(organization: Organization): OfferSummary | undefined {
-  const offer = organization.approvedOffers[0];
+  const offer = organization.offerFilteringUrl
+    ? organization.approvedOffers[0]
+    : offersWithoutClaims(organization)[0];
   return offer ? summarizeOffer(offer) : undefined;
 }
 
@@ -59,7 +62,12 @@ export function offersFor(
   organization: Organization,
   ranked: Record<string, unknown>[] | undefined,
 ): OfferSummary[] {
-  const approved = new Set(organization.approvedOffers.map((o) => o.code));
+  // Without offer filtering no claims were evaluated: an offer that needs them is never shown.
+  const approved = new Set(
+    (organization.offerFilteringUrl ? organization.approvedOffers : offersWithoutClaims(organization)).map(
+      (o) => o.code,
+    ),
+  );
   const usable = (ranked ?? []).filter((o) => approved.has(o.code));
   if (usable.length > 0) return usable.slice(0, 5).map(summarizeOffer);
   const first = offerSummary(organization);

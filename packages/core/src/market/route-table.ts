@@ -1,0 +1,289 @@
+/**
+ * The market's endpoints (WIRE §5) as one table, as `SERVICE_ROUTES` is the service's: method,
+ * path, the modes that serve it, who authenticates, the request and answer codecs, and the problems
+ * it can answer. The router (`createMarket`), both OpenAPI documents, the README's endpoint table and
+ * certify's endpoint coverage are all derived from it; tests fail when one of them has a route the
+ * table does not.
+ */
+import { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import type { IntegrationMode } from '../models/config.js';
+import {
+  disburseRequestCodec,
+  orderActionResultCodec,
+  orderCreateRequestCodec,
+  orderRecordCodec,
+  orderStatusInfoCodec,
+} from '../models/order.js';
+import { filterOffersRequestSchema, filterOffersResponseSchema } from '../offers/schemas.js';
+import type { MarketPaths } from './options.js';
+import { pushClaimsRequestCodec } from './routes/claims.js';
+
+/**
+ * Who authenticates a call: the market's own systems (`authenticateInternalAPIClient`), the signed-in
+ * user (`authenticateInternalUser`), the service with a token the market introspects, the service
+ * with a webhook signature, or nobody.
+ */
+export type MarketRouteAuth =
+  | 'market-systems'
+  | 'user-session'
+  | 'service-token'
+  | 'webhook-signature'
+  | 'none';
+
+/** A named JSON schema (its OpenAPI component name) with what it means here. */
+export interface MarketBody {
+  readonly name: string;
+  readonly schema: z.ZodType;
+  readonly description?: string;
+}
+
+export interface MarketAnswerSpec {
+  readonly description: string;
+  /** The JSON body; none for a redirect. */
+  readonly body?: MarketBody;
+  /** `Location` of a redirect. */
+  readonly location?: string;
+}
+
+export interface MarketRouteDefinition {
+  readonly method: 'GET' | 'POST';
+  /** Under `paths.prefix`; a `MarketPaths` key when the market may move the endpoint. */
+  readonly path: `/${string}` | { readonly configurable: Exclude<keyof MarketPaths, 'prefix'> };
+  /** The integration modes that serve it; `sandboxOnly` routes answer 404 in production. */
+  readonly modes: readonly IntegrationMode[];
+  readonly sandboxOnly?: boolean;
+  readonly auth: MarketRouteAuth;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: 'Orders' | 'Claims' | 'Webhooks' | 'Sandbox';
+  /** Path parameters and what they are. */
+  readonly params?: Readonly<Record<string, string>>;
+  readonly request?: MarketBody & { readonly required: boolean };
+  /** Success answers by status. */
+  readonly answers: Readonly<Record<number, MarketAnswerSpec>>;
+  /** The problems (errors.ts codes) this endpoint answers besides `internal`. */
+  readonly problems: readonly ErrorCode[];
+}
+
+const BOTH: readonly IntegrationMode[] = ['basic', 'data-sharing'];
+const DATA_SHARING: readonly IntegrationMode[] = ['data-sharing'];
+
+const JSON_BODY: readonly ErrorCode[] = [
+  'validation_failed',
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+];
+const UPSTREAM: readonly ErrorCode[] = ['upstream_rejected', 'upstream_unavailable', 'upstream_timeout'];
+const STORE: readonly ErrorCode[] = ['store_unavailable'];
+const SERVICE_ORDER_ID = { id: 'The service-side order ID' };
+
+const orderRecord: MarketBody = {
+  name: 'OrderRecord',
+  schema: orderRecordCodec.schema,
+  description: 'totalAmount is camelCase on the wire (specification)',
+};
+const actionResult: MarketBody = { name: 'OrderActionResult', schema: orderActionResultCodec.schema };
+
+export const webhookAckSchema = z.object({
+  received: z.literal(true),
+  duplicate: z.literal(true).optional().meta({ description: 'The X-Event-Id was processed before' }),
+});
+
+const demoUserSchema = z.looseObject({
+  id: z.string().min(1),
+  session_token: z.string().optional().meta({ description: 'Send as Authorization: Bearer to /push-claims' }),
+  claims: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  users: z.array(z.looseObject({ id: z.string().min(1) })).optional(),
+});
+
+const pushClaimsResponseSchema = z.object({ credify_id: z.string().min(1) });
+
+function route(definition: MarketRouteDefinition): MarketRouteDefinition {
+  return definition;
+}
+
+/** Keyed by operation: the router's route name and the OpenAPI `operationId`. */
+export const MARKET_ROUTES = {
+  createOrder: route({
+    method: 'POST',
+    path: '/orders',
+    modes: BOTH,
+    auth: 'market-systems',
+    summary: 'Create an order',
+    description:
+      'Same reference_id with the same content answers 200 with the existing order; different content 409.',
+    tag: 'Orders',
+    request: { name: 'OrderCreateRequest', schema: orderCreateRequestCodec.schema, required: true },
+    answers: {
+      201: { description: 'Created', body: orderRecord },
+      200: { description: 'The existing order of this reference_id (same content)', body: orderRecord },
+    },
+    problems: [...JSON_BODY, 'unauthenticated', 'idempotency_conflict', ...UPSTREAM, ...STORE],
+  }),
+  getOrderStatus: route({
+    method: 'GET',
+    path: '/orders/service/:id',
+    modes: BOTH,
+    auth: 'market-systems',
+    summary: 'Order status, reconciled forward with the service',
+    tag: 'Orders',
+    params: SERVICE_ORDER_ID,
+    answers: {
+      200: {
+        description: 'The stored record after reconciling',
+        body: { name: 'OrderStatusInfo', schema: orderStatusInfoCodec.schema },
+      },
+    },
+    problems: ['validation_failed', 'unauthenticated', 'order_not_found', ...UPSTREAM, ...STORE],
+  }),
+  cancelOrder: route({
+    method: 'POST',
+    path: '/orders/:id/cancel',
+    modes: DATA_SHARING,
+    auth: 'market-systems',
+    summary: 'Cancel (revert) an approved order',
+    tag: 'Orders',
+    params: SERVICE_ORDER_ID,
+    answers: { 202: { description: 'Accepted', body: actionResult } },
+    problems: [
+      ...JSON_BODY,
+      'unauthenticated',
+      'order_not_found',
+      'invalid_transition',
+      ...UPSTREAM,
+      ...STORE,
+    ],
+  }),
+  disburseOrder: route({
+    method: 'POST',
+    path: '/orders/:id/disburse',
+    modes: DATA_SHARING,
+    auth: 'market-systems',
+    summary: 'Request disbursement of an approved order',
+    description: 'Without an invoice in the body, the getDisbursementInvoice hook supplies one (WIRE §5).',
+    tag: 'Orders',
+    params: SERVICE_ORDER_ID,
+    request: { name: 'DisburseRequest', schema: disburseRequestCodec.schema, required: false },
+    answers: { 202: { description: 'Accepted', body: actionResult } },
+    problems: [
+      ...JSON_BODY,
+      'unauthenticated',
+      'order_not_found',
+      'invalid_transition',
+      ...UPSTREAM,
+      ...STORE,
+    ],
+  }),
+  pushClaims: route({
+    method: 'POST',
+    path: '/push-claims',
+    modes: DATA_SHARING,
+    auth: 'user-session',
+    summary: 'Push the signed-in user’s claim tokens to the service',
+    tag: 'Claims',
+    request: { name: 'PushClaimsRequest', schema: pushClaimsRequestCodec.schema, required: true },
+    answers: {
+      200: { description: 'Pushed', body: { name: 'PushClaimsResponse', schema: pushClaimsResponseSchema } },
+    },
+    problems: [...JSON_BODY, 'unauthenticated', 'forbidden', 'user_not_found', ...UPSTREAM, ...STORE],
+  }),
+  filterOffers: route({
+    method: 'POST',
+    path: { configurable: 'offerFilter' },
+    modes: DATA_SHARING,
+    auth: 'service-token',
+    summary: 'Offer filtering, called by the service',
+    tag: 'Claims',
+    request: { name: 'FilterOffersRequest', schema: filterOffersRequestSchema, required: true },
+    answers: {
+      200: {
+        description: 'Offers with rank > 0',
+        body: { name: 'FilterOffersResponse', schema: filterOffersResponseSchema },
+      },
+    },
+    problems: [...JSON_BODY, 'unauthenticated', ...UPSTREAM],
+  }),
+  receiveWebhook: route({
+    method: 'POST',
+    path: { configurable: 'webhook' },
+    modes: BOTH,
+    auth: 'webhook-signature',
+    summary: 'Webhook receiver (service → market)',
+    description: 'Signed as WIRE §4 says; the events are listed under webhooks.',
+    tag: 'Webhooks',
+    answers: {
+      200: {
+        description: 'Acknowledged (also for an unknown type or status, WIRE §4, §6)',
+        body: { name: 'WebhookAck', schema: webhookAckSchema },
+      },
+    },
+    problems: [
+      'validation_failed',
+      'invalid_json',
+      'payload_too_large',
+      'signature_missing_header',
+      'signature_malformed_header',
+      'signature_unsupported_algorithm',
+      'signature_invalid',
+      'timestamp_out_of_window',
+      'payload_not_raw',
+      'misconfigured',
+      ...STORE,
+    ],
+  }),
+  getDemoUser: route({
+    method: 'GET',
+    path: '/demo-user',
+    modes: BOTH,
+    sandboxOnly: true,
+    auth: 'none',
+    summary: 'The demo users (sandbox only; 404 in production)',
+    tag: 'Sandbox',
+    answers: {
+      200: {
+        description: 'The first demo user, and users: every one',
+        body: { name: 'DemoUser', schema: demoUserSchema },
+      },
+    },
+    problems: ['not_found'],
+  }),
+  bnplRedirect: route({
+    method: 'GET',
+    path: { configurable: 'bnplRedirect' },
+    modes: BOTH,
+    auth: 'none',
+    summary: 'Where the provider sends the user’s browser after the BNPL flow',
+    tag: 'Orders',
+    params: SERVICE_ORDER_ID,
+    answers: { 302: { description: 'To getBNPLCallback(order)', location: 'The market’s callback URL' } },
+    problems: ['validation_failed', 'order_not_found', ...STORE],
+  }),
+} as const satisfies Record<string, MarketRouteDefinition>;
+
+export type MarketOperation = keyof typeof MARKET_ROUTES;
+export const MARKET_OPERATIONS = Object.keys(MARKET_ROUTES) as MarketOperation[];
+
+/** The route's path under the market's paths (`/v1/webhook`), `:name` parameters kept. */
+export function marketRoutePath(definition: MarketRouteDefinition, paths: MarketPaths): string {
+  const path = typeof definition.path === 'string' ? definition.path : paths[definition.path.configurable];
+  return `${paths.prefix}${path}`;
+}
+
+/** Whether a market in this integration mode and run mode serves the route. */
+export function servesRoute(
+  definition: MarketRouteDefinition,
+  integrationMode: IntegrationMode,
+  mode: 'sandbox' | 'production',
+): boolean {
+  return definition.modes.includes(integrationMode) && (mode === 'sandbox' || !definition.sandboxOnly);
+}
+
+/** The operations a market in this integration mode and run mode serves, in table order. */
+export function marketOperationsFor(
+  integrationMode: IntegrationMode,
+  mode: 'sandbox' | 'production',
+): MarketOperation[] {
+  return MARKET_OPERATIONS.filter((name) => servesRoute(MARKET_ROUTES[name], integrationMode, mode));
+}
