@@ -9,7 +9,7 @@ import { MAX_TEXT_LENGTH, unstorableReason } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
-import { attachAnswerer } from './body-hints.js';
+import { attachAnswerer, clientAddressOf } from './body-hints.js';
 import {
   HookFailure,
   type HookFailure as HookFailureType,
@@ -136,6 +136,8 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     return typeof value === 'number' ? value : value.getTime();
   };
   const logger = options.logger ?? consoleLogger;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const clientKey = options.clientKey;
   const webhookUrl = `${config.publicBaseUrl!.replace(/\/+$/, '')}${paths.prefix}${paths.webhook}`;
   const deps: MarketDeps<Tx> = {
     config,
@@ -145,14 +147,20 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     logger,
     now,
     paths,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits,
     onUnknownEvent: options.onUnknownEvent,
     demoUser: options.demoUser ?? { ...DEFAULT_DEMO_USER },
     webhookUrl,
     webhookKeys: config.servicePublicKey
       ? staticKeys(config.servicePublicKey)
       : fetchedKeys(options.service, config.appId!, now),
-    introspection: new TokenIntrospectionCache(options.service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
+    introspection: new TokenIntrospectionCache(options.service, now, {
+      scope: READ_FILTERED_OFFERS_SCOPE,
+      negativeTtlMs: limits.inactiveTokenTtlMs,
+      burst: limits.introspectionBurst,
+      refillPerSecond: limits.introspectionPerSecond,
+    }),
+    clientKey: (request) => (clientKey ? clientKey(request) : clientAddressOf(request)) ?? '',
   };
   const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
   const dataSharing = config.integrationMode === 'data-sharing';

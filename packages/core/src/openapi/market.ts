@@ -253,7 +253,7 @@ export function marketOpenApi(options: MarketOpenApiOptions): OpenApiDocument {
       },
       responses: {
         '200': ok('Offers with rank > 0', set.ref('FilterOffersResponse', filterOffersResponseSchema)),
-        ...problemResponses(set, [400, 401, 403, ...UPSTREAM]),
+        ...problemResponses(set, [400, 401, 403, 429, ...UPSTREAM]),
       },
     });
   }
