@@ -23,6 +23,7 @@ export async function installFramework(input: {
   demo: DemoUserDeps | undefined;
   publicBaseUrl: string;
   logger: Logger;
+  marketApiToken: Secret;
 }): Promise<void> {
   const { config, publicBaseUrl } = input;
   // The kit's generated OpenAPI document for this mode, and a reference page rendered from it.
@@ -34,7 +35,10 @@ export async function installFramework(input: {
       serverUrl: publicBaseUrl,
     });
   };
-  const own = { ...createOwnRoutes(input.store, input.state, input.demo), ...apiReferenceRoutes(openApi) };
+  const own = {
+    ...createOwnRoutes(input.store, input.state, input.demo, input.marketApiToken),
+    ...apiReferenceRoutes(openApi),
+  };
   const start = await loadFramework(config.framework);
   input.http.setApp(start(input.market, own, input.logger));
 }

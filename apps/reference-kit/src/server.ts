@@ -191,7 +191,17 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     follow.worker = worker;
 
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    await installFramework({ http, config, market, store, state, demo, publicBaseUrl, logger });
+    await installFramework({
+      http,
+      config,
+      market,
+      store,
+      state,
+      demo,
+      publicBaseUrl,
+      logger,
+      marketApiToken: credentials.marketApiToken,
+    });
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl =
       embedded && demo
