@@ -78,11 +78,11 @@ describe.each(adapters)('$name adapter: invented bearer tokens', (adapter) => {
   const orgId = `org-tokens-${adapter.name}`;
   const clock = { now: Date.now() };
   let server: StartedServer;
-  const statusCounts = (answers: Answer[]) =>
-    answers.reduce<Record<number, number>>(
-      (acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }),
-      {},
-    );
+  const statusCounts = (answers: Answer[]) => {
+    const counts: Record<number, number> = {};
+    for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+    return counts;
+  };
 
   function buildMarket(): Market {
     return createMarket({
