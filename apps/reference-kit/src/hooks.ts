@@ -18,6 +18,7 @@ import {
 import type { Store, StoreTransaction, UserRecord } from '@bnpl-kit/store';
 import { enqueueDisbursement } from '@bnpl-kit/store/worker';
 import { authenticateMarketSystem, authenticateSessionUser } from './auth.js';
+import { completeLinks } from './complete-link.js';
 import type { DisbursementInvoiceSource } from './invoice.js';
 
 export interface HookDeps {
@@ -44,9 +45,12 @@ function logWebhook(
 }
 
 function callbackFor(deps: HookDeps) {
+  const links = completeLinks(deps.marketApiToken);
   return (order: StoredOrder): string => {
     const url = new URL(deps.bnplCallbackUrl);
     url.searchParams.set('order_id', order.id);
+    // The page shows the order only to whoever holds this link (complete-link.ts).
+    url.searchParams.set('sig', links.sign(order.id));
     return url.toString();
   };
 }

@@ -26,6 +26,7 @@ export async function installFramework(input: {
   demo: DemoUserDeps | undefined;
   publicBaseUrl: string;
   logger: Logger;
+  marketApiToken: Secret;
 }): Promise<void> {
   const { config, publicBaseUrl } = input;
   // The kit's generated OpenAPI document for this mode, and a reference page rendered from it.
@@ -38,7 +39,7 @@ export async function installFramework(input: {
     });
   };
   const own = {
-    ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo),
+    ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo, input.marketApiToken),
     ...apiReferenceRoutes(openApi),
     ...errorCatalogueRoutes(),
   };

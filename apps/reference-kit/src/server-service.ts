@@ -7,7 +7,7 @@ import { createServiceClient, type Secret, type ServiceClient } from '@bnpl-kit/
 import type { Store } from '@bnpl-kit/store';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
-import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded-sandbox.js';
+import { type EmbeddedSandbox, SANDBOX_MOUNT, startEmbeddedSandbox } from './embedded-sandbox.js';
 import type { SandboxKeys } from './keys.js';
 import type { StartReferenceServerOptions } from './server.js';
 
@@ -60,5 +60,16 @@ export async function connectService(input: {
       ...input.sandboxOptions,
     },
   });
+  // The embedded sandbox has no admin token: beyond loopback its admin API (signing keys included)
+  // would answer anyone who reaches this server.
+  const { adminExposure } = await import('@bnpl-kit/sandbox'); // loaded already, with the sandbox
+  const exposed = adminExposure(config.host, undefined);
+  if (exposed !== undefined) {
+    embedded.sandbox.requireAdminToken(exposed);
+    logger.warn(
+      { host: config.host },
+      `the embedded sandbox's admin API (${SANDBOX_MOUNT}/sandbox/..., signing keys included) is closed: ${exposed}`,
+    );
+  }
   return { embedded, service: embedded.service };
 }

@@ -190,7 +190,18 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     const drain = shutdown({ http, worker, embedded, store: options.store ? undefined : store, logger });
 
     const demo = keys && { ...hookDeps, demoSessions: keys.demoSessions, dataSharing };
-    await installFramework({ http, config, market, store, drain, worker, demo, publicBaseUrl, logger });
+    await installFramework({
+      http,
+      config,
+      market,
+      store,
+      drain,
+      worker,
+      demo,
+      publicBaseUrl,
+      logger,
+      marketApiToken: credentials.marketApiToken,
+    });
     // With the embedded sandbox, the demo shop at `/` buys through the web SDK (apps/demo-shop).
     const shopUrl =
       embedded && demo

@@ -47,7 +47,7 @@ const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 // Small node one-liners instead of jq, which a fresh machine may not have.
 const HELPERS = `json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{let v=JSON.parse(s);for(const k of process.argv[1].split("."))v=v?.[k];if(v===undefined){console.error("no "+process.argv[1]+" in: "+s.slice(0,300));process.exit(1)}console.log(typeof v==="string"?v:JSON.stringify(v))})' "$1"; }
-wait_status() { for i in $(seq 50); do s=$(curl -s "$BASE/bnpl/complete?order_id=$1" | json status); if [ "$s" = "$2" ]; then echo "stored status of $1: $s"; return 0; fi; sleep 0.2; done; echo "stored status of $1: $s (expected $2)"; return 1; }
+wait_status() { for i in $(seq 50); do s=$(curl -s "$BASE/bnpl/complete?order_id=$1" -H "Authorization: Bearer $TOKEN" | json status); if [ "$s" = "$2" ]; then echo "stored status of $1: $s"; return 0; fi; sleep 0.2; done; echo "stored status of $1: $s (expected $2)"; return 1; }
 # Waits (up to 10 s) until every delivery for the order has finished its latest attempt, so it
 # never prints a delivery whose first attempt has not happened yet.
 webhooks() { for i in $(seq 50); do curl -s "$SANDBOX/webhooks/deliveries" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const ds=JSON.parse(s).deliveries.filter(d=>d.payload.order_id===process.argv[1]);if((ds.length===0||ds.some(d=>!d.attempts.at(-1)?.outcome))&&process.argv[2]<50)process.exit(3);for(const d of ds){const a=d.attempts.at(-1);console.log(d.event_type,d.payload.order_status??"is_fulfilled="+d.payload.is_fulfilled,"->",a?.response_status,a?.response_body)}})' "$1" "$i" && return 0; sleep 0.2; done; return 1; }`;

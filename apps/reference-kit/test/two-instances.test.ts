@@ -127,7 +127,9 @@ describe.each(BACKENDS)('two instances on one database (%s)', (backend) => {
       'PAID',
     ]);
     // Both instances answer for the same data.
-    const status = await http(`${b.url}/bnpl/complete?order_id=${orderId}`);
+    const status = await http(`${b.url}/bnpl/complete?order_id=${orderId}`, {
+      token: service.env.MARKET_API_TOKEN,
+    });
     expect(status.body.status).toBe('PAID');
   });
 });

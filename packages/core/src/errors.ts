@@ -157,6 +157,13 @@ export const ERROR_CATALOGUE = {
     action: 'Send less: fewer order lines or shorter texts.',
     retryable: false,
   },
+  too_many_requests: {
+    status: 429,
+    title: 'Too many requests; retry after the time given',
+    when: 'A client made the market introspect more unknown bearer tokens than its budget allows (offer filtering).',
+    action: 'Wait for `Retry-After` seconds; send a valid token.',
+    retryable: true,
+  },
   headers_too_large: {
     status: 431,
     title: 'Request headers too large',

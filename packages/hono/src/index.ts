@@ -14,7 +14,7 @@ import {
 } from '@bnpl-kit/core/unstable-internals';
 import { type Context, type ErrorHandler, Hono } from 'hono';
 import { basePath, baseRoutePath } from 'hono/route';
-import { nodeOutgoing, untouchedIncoming, withNodeReaders } from './node-body.js';
+import { nodeOutgoing, untouchedIncoming, withClientAddress, withNodeReaders } from './node-body.js';
 
 export const frameworkName = 'hono';
 
@@ -59,7 +59,7 @@ export function createBnplRouter(market: Market): Hono {
     // The market routes on the path below where it is mounted.
     const base = mountedAt(c);
     if (!market.ownsPath(c.req.path.slice(base.length) || '/')) return next();
-    return market.handle(await rawRequest(c), { basePath: base });
+    return market.handle(withClientAddress(await rawRequest(c), c), { basePath: base });
   });
   return app;
 }

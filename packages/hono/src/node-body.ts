@@ -5,7 +5,7 @@
  * yet, the kit reads the bytes and headers straight from there through core's `READ_BODY` /
  * `READ_HEADER` hooks. Duck-typed on purpose: this module must load on every Hono runtime.
  */
-import { READ_BODY, READ_HEADER, readNodeBody } from '@bnpl-kit/core/unstable-internals';
+import { READ_BODY, READ_CLIENT_ADDRESS, READ_HEADER, readNodeBody } from '@bnpl-kit/core/unstable-internals';
 import type { Context } from 'hono';
 
 type HeaderValue = string | string[] | undefined;
@@ -117,5 +117,18 @@ export function withNodeReaders(request: Request, incoming: NodeIncoming, outgoi
     value: (maxBytes: number) =>
       lazyRequestBuilt(request) ? Promise.resolve(undefined) : readIncoming(incoming, maxBytes),
   });
+  return request;
+}
+
+/**
+ * Tells the market the peer address of the Node connection behind `c` (for per-client bounds),
+ * whichever Request it gets. Nothing on runtimes without a Node request.
+ */
+export function withClientAddress(request: Request, c: Context): Request {
+  const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+    ?.socket;
+  if (socket && !Object.hasOwn(request, READ_CLIENT_ADDRESS)) {
+    Object.defineProperty(request, READ_CLIENT_ADDRESS, { value: () => socket.remoteAddress });
+  }
   return request;
 }

@@ -21,7 +21,13 @@ export interface DispatchDeps {
   service: ServiceApiDeps;
   calls: CallRecorder;
   clock: Clock;
-  adminToken: string | undefined;
+  admin: AdminAccess;
+}
+
+/** Who may use the admin API: holders of `token`; nobody without one once `lockedBecause` is set. */
+export interface AdminAccess {
+  token: string | undefined;
+  lockedBecause: string | undefined;
 }
 
 /** What one area answered, and how the call is recorded. */
@@ -39,7 +45,7 @@ function routedPath(pathname: string, basePath: string | undefined): string {
 
 async function route(deps: DispatchDeps, request: Request, path: string): Promise<Answer> {
   if (path === '/sandbox' || path.startsWith('/sandbox/')) {
-    const adminOptions = { adminToken: deps.adminToken };
+    const adminOptions = { adminToken: deps.admin.token, lockedBecause: deps.admin.lockedBecause };
     return { kind: 'admin', response: await handleAdminRoute(deps.sandbox, adminOptions, request, path) };
   }
   if (isPagePath(path)) return { kind: 'page', response: await deps.pages.handle(request, path) };
@@ -57,7 +63,7 @@ export function createDispatcher(deps: DispatchDeps): Sandbox['handle'] {
     const url = new URL(request.url);
     const path = routedPath(url.pathname, options.basePath);
     // The console page is a shell without data: it is served before the admin token check.
-    if (isConsolePath(path)) return consoleResponse(request, { adminToken: deps.adminToken });
+    if (isConsolePath(path)) return consoleResponse(request, { adminToken: deps.admin.token });
     const body = request.body ? await request.clone().text() : undefined;
     const at = deps.clock.now();
     const answer = await route(deps, request, path);

@@ -12,7 +12,7 @@ import { ed25519PublicKey } from '@bnpl-kit/core/testing';
 import { base64UrlEncode, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core/wire';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { type Clock, isManualClock, systemClock } from './clock.js';
-import { createDispatcher } from './dispatch.js';
+import { type AdminAccess, createDispatcher } from './dispatch.js';
 import { faultsFacade, ordersFacade, organizationsFacade, peopleFacades, webhooksFacade } from './facades.js';
 import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
 import { DEFAULT_ENTITY_ID, DEFAULT_ORGANIZATION_ID, type SandboxOptions } from './options.js';
@@ -108,6 +108,14 @@ export interface Sandbox {
   tick(ms: number): Promise<void>;
   /** Stops every timer and releases held answers. */
   close(): void;
+  /**
+   * From now on the admin API (`/sandbox/...`: organisations, their signing keys, order actions)
+   * refuses every call unless an admin token is configured; `reason` goes into the refusal. For a
+   * server that listens beyond loopback (`startSandboxServer` calls it itself).
+   */
+  requireAdminToken(reason: string): void;
+  /** Whether the admin API is open without credentials (no admin token, not required). */
+  readonly adminOpen: boolean;
 }
 
 /** The webhook signing seed (configured, or random per sandbox) and its public key, derived once. */
@@ -161,6 +169,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const orders = new OrderBook(state, clock, emit, orderBehaviour(options), later);
   let scenario = options.auto;
   attachAutoScenario(orders, () => scenario, later);
+  const admin: AdminAccess = { token: options.adminToken, lockedBecause: undefined };
   const tokens = new TokenIssuer(state, clock, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
 
   const deps: ServiceApiDeps = {
@@ -204,6 +213,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       timers.close();
       sender.close();
     },
+    requireAdminToken(reason) {
+      admin.lockedBecause = reason;
+    },
+    get adminOpen() {
+      return admin.token === undefined && admin.lockedBecause === undefined;
+    },
   };
   // The hosted pages (`/pages/...`) act through the same provider actions as the admin API.
   const dispatch = createDispatcher({
@@ -212,7 +227,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     service: deps,
     calls,
     clock,
-    adminToken: options.adminToken,
+    admin,
   });
   return sandbox;
 }

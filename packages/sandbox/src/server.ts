@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { createNodeListener } from '@bnpl-kit/core/node';
+import { adminExposure } from './loopback.js';
 import type { SandboxOptions } from './options.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 
@@ -25,6 +26,11 @@ export interface SandboxServer {
   port: number;
   sandbox: Sandbox;
   server: Server;
+  /**
+   * Said once at start-up, for the operator: e.g. that the admin API is closed because the server
+   * listens beyond loopback without an admin token.
+   */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -38,6 +44,17 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
     ...sandboxOptions
   } = options;
   const sandbox = given ?? createSandbox(sandboxOptions);
+  const warnings: string[] = [];
+  // Organisations' signing keys and every provider action sit behind the admin API: anyone who
+  // can reach a non-loopback listener could read or act, so it needs a token there.
+  const exposed = adminExposure(host, sandbox.adminOpen ? undefined : 'guarded');
+  if (exposed !== undefined) {
+    sandbox.requireAdminToken(exposed);
+    warnings.push(
+      `The sandbox admin API (/sandbox/..., signing keys included) is closed: ${exposed}. ` +
+        'Set an admin token (--admin-token) to use it from other machines.',
+    );
+  }
   let listener: ReturnType<typeof createNodeListener> | undefined;
   // The listener is made once the port (and so the origin of request URLs) is known.
   const server = createServer((req, res) => listener?.(req, res));
@@ -60,6 +77,7 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
     port: actualPort,
     sandbox,
     server,
+    warnings,
     async close() {
       if (!given) sandbox.close();
       server.closeAllConnections();

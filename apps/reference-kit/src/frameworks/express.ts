@@ -10,7 +10,11 @@ export const startExpress: FrameworkStarter = (market, own, logger) => {
   for (const [path, route] of Object.entries(own)) {
     app.get(
       path,
-      async (req, res) => void (await sendResponse(res, await route(urlOf(req), req.headers.accept ?? ''))),
+      async (req, res) =>
+        void (await sendResponse(
+          res,
+          await route(urlOf(req), req.headers.accept ?? '', req.headers.authorization ?? ''),
+        )),
     );
   }
   app.use(createBnplRouter(market));

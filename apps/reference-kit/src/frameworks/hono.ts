@@ -8,7 +8,9 @@ export const startHono: FrameworkStarter = (market, own, logger) => {
   const app = new Hono();
   app.onError(bnplErrorHandler(logged(logger)));
   for (const [path, route] of Object.entries(own))
-    app.get(path, (c) => route(new URL(c.req.url), c.req.header('accept') ?? ''));
+    app.get(path, (c) =>
+      route(new URL(c.req.url), c.req.header('accept') ?? '', c.req.header('authorization') ?? ''),
+    );
   app.route('/', createBnplRouter(market));
   app.notFound((c) => notFound(c.req.path));
   return getRequestListener(app.fetch);

@@ -14,7 +14,9 @@ export const startKoa: FrameworkStarter = (market, own, logger) => {
   };
   app.use(async (ctx, next) => {
     const route = ctx.method === 'GET' ? own[ctx.path] : undefined;
-    return route ? send(ctx, await route(urlOf(ctx.req), ctx.get('accept'))) : next();
+    return route
+      ? send(ctx, await route(urlOf(ctx.req), ctx.get('accept'), ctx.get('authorization')))
+      : next();
   });
   app.use(createBnplRouter(market));
   app.use((ctx) => send(ctx, notFound(ctx.path)));

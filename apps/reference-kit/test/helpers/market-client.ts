@@ -49,7 +49,8 @@ export function marketClient(base: string, token: string): MarketClient {
       return String(answer.body.id);
     },
     async storedStatus(orderId) {
-      const answer = await http(`${base}/bnpl/complete?order_id=${encodeURIComponent(orderId)}`);
+      // The market's own systems may ask without the signed link a person gets.
+      const answer = await http(`${base}/bnpl/complete?order_id=${encodeURIComponent(orderId)}`, { token });
       // An unknown order is a 404 problem, whose `status` is the HTTP status.
       return answer.status === 200 ? ((answer.body.status as string | null) ?? null) : null;
     },

@@ -191,6 +191,7 @@ export function createSandboxCommand(
             host: flags.host,
           });
           try {
+            for (const warning of server.warnings) io.stderr(`warning: ${warning}\n`);
             io.stdout(await banner(server, generatedSigningKey));
             await wait(server, io);
           } finally {

@@ -34,6 +34,8 @@ export function bodyNotRawHelp(request: object): string | undefined {
  */
 export const READ_BODY = Symbol.for('bnpl-kit.read-body');
 export const READ_HEADER = Symbol.for('bnpl-kit.read-header');
+/** The address of the peer that sent the request (an IP), when the bridge knows it. */
+export const READ_CLIENT_ADDRESS = Symbol.for('bnpl-kit.client-address');
 
 export interface FastRequest {
   /**
@@ -43,6 +45,13 @@ export interface FastRequest {
   [READ_BODY]?(maxBytes: number): Promise<Uint8Array | undefined>;
   /** One header by lower-case name, with `Headers.get` semantics, without building `Headers`. */
   [READ_HEADER]?(name: string): string | null;
+  [READ_CLIENT_ADDRESS]?(): string | undefined;
+}
+
+/** Who sent the request, as far as the bridge can tell (its peer address), or undefined. */
+export function clientAddressOf(request: Request): string | undefined {
+  const fast = request as Request & FastRequest;
+  return fast[READ_CLIENT_ADDRESS]?.();
 }
 
 /** A request header, through the request's cheap lookup when it has one. */

@@ -30,6 +30,8 @@ export interface MarketDeps<Tx extends MarketTransaction = MarketTransaction> {
   webhookUrl: string;
   webhookKeys: WebhookKeySource;
   introspection: TokenIntrospectionCache;
+  /** Who is calling, for per-client bounds (the peer address unless the market says otherwise). */
+  clientKey: (request: Request) => string;
 }
 
 export interface RouteContext<Tx extends MarketTransaction = MarketTransaction> {

@@ -9,7 +9,7 @@ import { MAX_TEXT_LENGTH, unstorableReason } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
-import { attachAnswerer } from './body-hints.js';
+import { attachAnswerer, clientAddressOf } from './body-hints.js';
 import {
   HookFailure,
   type HookFailure as HookFailureType,
@@ -145,6 +145,8 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     `${paths.prefix}${paths.webhook}`,
     now,
   );
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const clientKey = options.clientKey;
   const deps: MarketDeps<Tx> = {
     config,
     hooks: options.hooks,
@@ -153,12 +155,18 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     logger,
     now,
     paths,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits,
     onUnknownEvent: options.onUnknownEvent,
     demoUser: options.demoUser ?? { ...DEFAULT_DEMO_USER },
     webhookUrl,
     webhookKeys,
-    introspection: new TokenIntrospectionCache(service, now, { scope: READ_FILTERED_OFFERS_SCOPE }),
+    introspection: new TokenIntrospectionCache(service, now, {
+      scope: READ_FILTERED_OFFERS_SCOPE,
+      negativeTtlMs: limits.inactiveTokenTtlMs,
+      burst: limits.introspectionBurst,
+      refillPerSecond: limits.introspectionPerSecond,
+    }),
+    clientKey: (request) => (clientKey ? clientKey(request) : clientAddressOf(request)) ?? '',
   };
   const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
   const router = new Router(routesFor(paths, config), paths.prefix);

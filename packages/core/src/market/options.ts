@@ -54,9 +54,24 @@ export interface MarketLimits {
   maxBodyBytes: number;
   /** A hook that has not settled by then fails the request with a 500; default 15 s. */
   hookTimeoutMs: number;
+  /**
+   * Offer filtering: unknown bearer tokens one client may have introspected at the service at
+   * once (default 20), then this many more per second (default 1). Past it: 429 with Retry-After.
+   * A token that turns out active does not count.
+   */
+  introspectionBurst: number;
+  introspectionPerSecond: number;
+  /** Offer filtering: how long a token the service called inactive is answered 401 from memory. */
+  inactiveTokenTtlMs: number;
 }
 
-export const DEFAULT_LIMITS: MarketLimits = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, hookTimeoutMs: 15_000 };
+export const DEFAULT_LIMITS: MarketLimits = {
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  hookTimeoutMs: 15_000,
+  introspectionBurst: 20,
+  introspectionPerSecond: 1,
+  inactiveTokenTtlMs: 10_000,
+};
 
 export interface CreateMarketOptions<Tx extends MarketTransaction = MarketTransaction> {
   /** `loadConfig(process.env, …)` fits as is. */
@@ -75,6 +90,13 @@ export interface CreateMarketOptions<Tx extends MarketTransaction = MarketTransa
   onUnknownEvent?: UnknownEventHandler<Tx>;
   /** What `GET /demo-user` answers in sandbox mode. */
   demoUser?: Record<string, unknown>;
+  /**
+   * Who is calling, for the per-client bounds (offer filtering's unknown tokens). Default: the
+   * peer address the Node bridge or the Hono adapter saw. Behind a reverse proxy every request has
+   * the proxy's address: return the client address the proxy forwards (from a header only your
+   * proxy can set).
+   */
+  clientKey?: (request: Request) => string | undefined;
 }
 
 export const DEFAULT_DEMO_USER = {

@@ -203,7 +203,7 @@ export const MARKET_ROUTES = {
         body: { name: 'FilterOffersResponse', schema: filterOffersResponseSchema },
       },
     },
-    problems: [...JSON_BODY, 'unauthenticated', ...UPSTREAM],
+    problems: [...JSON_BODY, 'unauthenticated', 'too_many_requests', ...UPSTREAM],
   }),
   receiveWebhook: route({
     method: 'POST',

@@ -12,7 +12,7 @@
  * pass `request.clone()` there.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { READ_BODY, READ_HEADER } from '../market/body-hints.js';
+import { READ_BODY, READ_CLIENT_ADDRESS, READ_HEADER } from '../market/body-hints.js';
 import { nodeBodyStream } from './body-stream.js';
 import { readNodeBody } from './read-body.js';
 
@@ -81,6 +81,8 @@ export interface NodeRequestInit {
   /** An explicit signal; otherwise one is made on first use, aborted when `res` closes unfinished. */
   signal?: AbortSignal | undefined;
   res?: ServerResponse | undefined;
+  /** The connection it came on; its peer address is read only when asked for. */
+  socket?: { remoteAddress?: string | undefined } | null | undefined;
 }
 
 const STATE = Symbol('bnpl-kit.node-request');
@@ -231,6 +233,11 @@ Object.defineProperties(prototype, {
   [READ_BODY]: {
     value(this: Request, maxBytes: number): Promise<Uint8Array | undefined> {
       return readDirectly(state(this), maxBytes);
+    },
+  },
+  [READ_CLIENT_ADDRESS]: {
+    value(this: Request): string | undefined {
+      return state(this).init.socket?.remoteAddress;
     },
   },
 });

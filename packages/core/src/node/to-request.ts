@@ -94,7 +94,15 @@ export function toRequest(req: IncomingMessage, options: ToRequestOptions = {}):
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // The Content-Length still describes the body unless a parser's replacement stands in for it.
   const requestWith = (body: NodeBody, keepLength = true) =>
-    createNodeRequest({ method, url, headers: { raw: req.rawHeaders, keepLength }, signal, res, body });
+    createNodeRequest({
+      method,
+      url,
+      headers: { raw: req.rawHeaders, keepLength },
+      signal,
+      res,
+      body,
+      socket: req.socket,
+    });
   if (method === 'GET' || method === 'HEAD') return requestWith({ kind: 'none' });
   if (!bodyWasConsumed(req)) return requestWith({ kind: 'stream', req, maxBytes });
   const replacement = replacementBody(options.consumed);

@@ -63,11 +63,18 @@ function toKitError(error: unknown): unknown {
 
 export async function handleAdminRoute(
   sandbox: Sandbox,
-  options: { adminToken: string | undefined },
+  options: { adminToken: string | undefined; lockedBecause?: string | undefined },
   request: Request,
   path: string,
 ): Promise<Response> {
   try {
+    if (options.adminToken === undefined && options.lockedBecause !== undefined) {
+      throw new KitError(
+        'forbidden',
+        `The sandbox admin API is closed: ${options.lockedBecause}. Start the sandbox with an admin ` +
+          'token (--admin-token, admin_token in the config file) and send Authorization: Bearer <adminToken>.',
+      );
+    }
     if (options.adminToken !== undefined) {
       const header = request.headers.get('authorization') ?? '';
       if (header !== `Bearer ${options.adminToken}`) {

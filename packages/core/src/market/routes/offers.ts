@@ -18,7 +18,11 @@ function bearerToken(request: Request): string | undefined {
 export async function filterOffersRoute(ctx: RouteContext): Promise<MarketAnswer> {
   const token = bearerToken(ctx.request);
   if (token === undefined) throw unauthenticated('A bearer token issued by the service is required');
-  const introspection = await ctx.deps.introspection.check(token, ctx.request.signal);
+  const introspection = await ctx.deps.introspection.check(
+    token,
+    ctx.request.signal,
+    ctx.deps.clientKey(ctx.request),
+  );
   if (!introspection)
     throw unauthenticated('The bearer token is not active or lacks the offer filtering scope');
   const body = await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes);
