@@ -57,18 +57,6 @@ export function createOwnRoutes(
         headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' },
       }),
     '/readyz': () => readinessResponse({ store, drain: health.drain, worker: health.worker }),
-    async [BNPL_COMPLETE_PATH](url, accept) {
-
-    async '/readyz'() {
-      if (state.draining) return Response.json({ status: 'draining' }, { status: 503, headers: noStore });
-      const database = await store.ping();
-      const migrations = database && (await store.migrationsApplied());
-      const ready = database && migrations;
-      return Response.json(
-        { status: ready ? 'ready' : 'not_ready', checks: { database, migrations } },
-        { status: ready ? 200 : 503, headers: noStore },
-      );
-    },
     async [BNPL_COMPLETE_PATH](url, accept, authorization = '') {
       const orderId = url.searchParams.get('order_id') ?? '';
       // Looked up in the database: an ID it could not hold is a 400, not a failed query.

@@ -39,7 +39,12 @@ export async function installFramework(input: {
     });
   };
   const own = {
-    ...createOwnRoutes(input.store, { drain: input.drain, worker: input.worker }, input.demo, input.marketApiToken),
+    ...createOwnRoutes(
+      input.store,
+      { drain: input.drain, worker: input.worker },
+      input.demo,
+      input.marketApiToken,
+    ),
     ...apiReferenceRoutes(openApi),
     ...errorCatalogueRoutes(),
   };
