@@ -21,6 +21,7 @@ import { createServerMarket } from './server-market.js';
 import { connectService, serverCredentials } from './server-service.js';
 import { openServerStore } from './server-store.js';
 import { startDisbursementWorker } from './server-worker.js';
+import { installTelemetry, metricsRoute } from './telemetry.js';
 import { createWebhookHostWarning } from './webhook-host-hint.js';
 import type { JobWorker } from './worker.js';
 
@@ -141,6 +142,12 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
 
     const state = { draining: false };
     const { http, follow } = createServerHttp(config, logger);
+    http.setMetrics(
+      metricsRoute(installTelemetry(options.env ?? process.env), {
+        production: config.mode === 'production',
+        token: config.metricsToken,
+      }),
+    );
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
     const url = `http://${urlHost(config.host)}:${port}`;
