@@ -11,12 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
+// Without the npm_config_* variables pnpm sets for its scripts: a new user's npm has none of them.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+
 const run = (command: string, args: string[], cwd: string) =>
-  execFileSync(command, args, {
-    cwd,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CI: 'true' },
-  });
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, CI: 'true' } });
 
 export function makeOutsideProject(packageDirs: string[], registryPackages: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'bnpl-kit-readme-'));
