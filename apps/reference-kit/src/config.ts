@@ -3,7 +3,14 @@
  * only a runnable server needs (framework, bind address, data directory, log level, job lease).
  * Every problem is collected and reported at once, by variable name, and secrets stay `Secret`s.
  */
-import { type FieldIssue, type IntegrationMode, type KitConfig, KitError, loadConfig } from '@bnpl-kit/core';
+import {
+  type FieldIssue,
+  type IntegrationMode,
+  type KitConfig,
+  KitError,
+  loadConfig,
+  Secret,
+} from '@bnpl-kit/core';
 import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
 import { retentionWindowMs } from '@bnpl-kit/store/worker';
 import { z } from 'zod';
@@ -45,6 +52,8 @@ export interface ServerConfig extends KitConfig {
   databaseStatementTimeoutMs: number;
   /** True when no `SERVICE_API_URL` is set in sandbox mode: the sandbox runs inside this server. */
   embeddedSandbox: boolean;
+  /** `METRICS_TOKEN`: `GET /metrics` requires it as a bearer token; production serves no metrics without it. */
+  metricsToken: Secret | undefined;
 }
 
 const optional = z
@@ -112,6 +121,7 @@ const serverEnvSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(15_000),
   ),
+  METRICS_TOKEN: optional,
   JOB_LEASE_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
   ),
@@ -194,6 +204,10 @@ export function loadServerConfig(
     const problem = retentionProblem(server.data.RETENTION_DAYS, kit?.webhookToleranceSeconds);
     if (problem) problems.push(problem);
   }
+  const metricsToken = server.success ? server.data.METRICS_TOKEN : undefined;
+  if (production && metricsToken !== undefined && metricsToken.length < 32) {
+    problems.push({ path: 'METRICS_TOKEN', message: 'must be at least 32 characters in production' });
+  }
   if (problems.length > 0 || kit === undefined || !server.success) {
     const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
     throw new KitError('misconfigured', `Invalid configuration: ${list}`, { errors: dedupe(problems) });
@@ -218,6 +232,7 @@ export function loadServerConfig(
     databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_MS,
     embeddedSandbox: embedded,
+    metricsToken: metricsToken === undefined ? undefined : new Secret(metricsToken),
   };
 }
 

@@ -16,9 +16,10 @@ import {
 import type { Sandbox } from '@bnpl-kit/sandbox';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
 import type { NodeListener } from './frameworks.js';
+import { METRICS_PATH } from './telemetry.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const SANDBOX_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Browsers (the web SDK) call the sandbox's service routes cross-origin; the admin API stays same-origin. */
@@ -37,6 +38,8 @@ export interface HttpServer {
   setSandbox(sandbox: Sandbox): void;
   /** The demo shop at the root (sandbox mode): it answers the paths it owns, the app the rest. */
   setShop(shop: FetchApp): void;
+  /** `GET /metrics` (Prometheus), answered before the framework sees the request. */
+  setMetrics(route: NodeListener | undefined): void;
   /** Stops accepting, waits up to `drainMs` for in-flight requests, then closes what is left. */
   close(drainMs?: number): Promise<void>;
 }
@@ -81,6 +84,7 @@ export function createHttpServer(
   let app: NodeListener | undefined;
   let sandbox: Sandbox | undefined;
   let shop: FetchApp | undefined;
+  let metrics: NodeListener | undefined;
   const server = createServer((req, res) => {
     const started = performance.now();
     const reqId = requestIdOf(req);
@@ -100,6 +104,8 @@ export function createHttpServer(
     });
     if (sandbox && (path === SANDBOX_MOUNT || path.startsWith(`${SANDBOX_MOUNT}/`))) {
       serveSandbox(sandbox, req, res, path);
+    } else if (metrics && path === METRICS_PATH && req.method === 'GET') {
+      metrics(req, res);
     } else if (shop?.ownsPath(path)) {
       void handleNodeRequest(shop, req, res);
     } else if (app) {
@@ -137,6 +143,9 @@ export function createHttpServer(
     },
     setShop(next) {
       shop = next;
+    },
+    setMetrics(next) {
+      metrics = next;
     },
     async close(drainMs = 10_000) {
       if (!server.listening) return;

@@ -2,6 +2,7 @@
  * Structured JSON logs with pino. Credentials are redacted by path wherever they could end up in a
  * log line (headers, tokens, keys); `Secret` values print as `[redacted]` by themselves.
  */
+import { traceFields } from '@bnpl-kit/core';
 import { type DestinationStream, type Logger, pino } from 'pino';
 
 export const REDACTED_PATHS = [
@@ -46,6 +47,8 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { pid: process.pid, ...options.base },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // trace_id / span_id of the active span (the request's), so a log line leads to its trace.
+      mixin: () => traceFields(),
       formatters: { level: (label) => ({ level: label }) },
     },
     options.destination,

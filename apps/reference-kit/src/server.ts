@@ -22,6 +22,7 @@ import { createServerMarket } from './server-market.js';
 import { connectService, serverCredentials } from './server-service.js';
 import { openServerStore } from './server-store.js';
 import { startServerWorker } from './server-worker.js';
+import { installTelemetry, metricsRoute } from './telemetry.js';
 import { createWebhookHostWarning } from './webhook-host-hint.js';
 
 export interface StartReferenceServerOptions {
@@ -143,6 +144,12 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     if (!options.store) cleanup.push(() => store.close());
 
     const { http, follow } = createServerHttp(config, logger);
+    http.setMetrics(
+      metricsRoute(installTelemetry(options.env ?? process.env), {
+        production: config.mode === 'production',
+        token: config.metricsToken,
+      }),
+    );
     const { port } = await http.listen(config.port, config.host);
     cleanup.push(() => http.close());
     const url = `http://${urlHost(config.host)}:${port}`;

@@ -68,6 +68,15 @@ export type { Invoice, OrderCreateRequest } from './models/order.js';
 export type { OrderLine } from './models/order-line.js';
 export { Secret } from './models/secret.js';
 export { ORDER_STATUSES, type OrderStatus } from './models/status.js';
+// Observability (OpenTelemetry API only: no-op until the app registers an SDK).
+export { METRIC_NAMES } from './observability/metrics.js';
+export {
+  INSTRUMENTATION_NAME,
+  instrumentsOf,
+  kitMeter,
+  traceFields,
+  withSpan,
+} from './observability/telemetry.js';
 // The BNPL service.
 export { createServiceClient, type ServiceClientOptions } from './service/client.js';
 export type { ServiceClient } from './service/types.js';

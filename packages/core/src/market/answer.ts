@@ -10,6 +10,8 @@ export interface MarketAnswer {
   /** Lower-case names. */
   headers: Record<string, string>;
   body: Uint8Array | null;
+  /** The route that answered (set by the handler, for spans and metrics; never sent). */
+  route?: string | undefined;
 }
 
 const encoder = new TextEncoder();

@@ -21,6 +21,7 @@ import {
 } from './context.js';
 import { TokenIntrospectionCache } from './introspection-cache.js';
 import { consoleLogger, type MarketLogger } from './logger.js';
+import { observeRequests, withTraceIds } from './observe.js';
 import {
   type CreateMarketOptions,
   checkMarketOptions,
@@ -139,7 +140,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     const value = clock();
     return typeof value === 'number' ? value : value.getTime();
   };
-  const logger = options.logger ?? consoleLogger;
+  const logger = withTraceIds(options.logger ?? consoleLogger);
   const { service, webhookKeys, webhookUrl } = resolveServices(
     options,
     `${paths.prefix}${paths.webhook}`,
@@ -208,12 +209,14 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
       answer = problemAnswer(error);
     }
     answer.headers['x-request-id'] = requestId;
+    answer.route = route;
     return answer;
   }
 
+  const observed = observeRequests(respond);
   const handle = attachAnswerer(
-    async (request: Request, options?: HandleOptions) => answerToResponse(await respond(request, options)),
-    respond,
+    async (request: Request, options?: HandleOptions) => answerToResponse(await observed(request, options)),
+    observed,
   );
 
   return {

@@ -13,6 +13,7 @@ import { createBearerCaller } from './bearer.js';
 import { idempotencyKeys } from './idempotency.js';
 import { defaultSleep } from './retry.js';
 import { createSender } from './sender.js';
+import { traceCalls } from './traced.js';
 import type { ServiceClient } from './types.js';
 
 export interface ServiceClientOptions {
@@ -59,7 +60,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
   });
   const apiKey = isSecret(options.apiKey) ? options.apiKey.reveal() : options.apiKey;
-  const call = createBearerCaller(send, apiKey, options.now ?? Date.now);
+  const call = traceCalls(createBearerCaller(send, apiKey, options.now ?? Date.now));
 
   return {
     async createOrder(order, options) {

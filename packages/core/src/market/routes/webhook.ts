@@ -14,6 +14,8 @@ import {
   transition,
 } from '../../models/status.js';
 import { MAX_TEXT_LENGTH, unstorableReason } from '../../models/text.js';
+import { recordWebhookOutcome } from '../../observability/metrics.js';
+import { withSpan } from '../../observability/telemetry.js';
 import { isWebhookVerificationError } from '../../signature/errors.js';
 import type { Keyring } from '../../signature/keyring.js';
 import { type VerifiedWebhook, verifyWebhook } from '../../signature/verify.js';
@@ -235,6 +237,23 @@ const DUPLICATE_OUTCOME: Outcome = { duplicate: true };
 const APPLIED_OUTCOME: Outcome = { duplicate: false };
 
 export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
+  let eventType: string | undefined;
+  try {
+    const { answer, type, duplicate } = await receive(ctx, (type) => {
+      eventType = type;
+    });
+    recordWebhookOutcome(duplicate ? 'duplicate' : 'processed', type);
+    return answer;
+  } catch (error) {
+    recordWebhookOutcome(KitError.fromUnknown(error).code, eventType);
+    throw error;
+  }
+}
+
+async function receive(
+  ctx: RouteContext,
+  parsed: (type: string) => void,
+): Promise<{ answer: MarketAnswer; type: string; duplicate: boolean }> {
   const help = bodyNotRawHelp(ctx.request);
   if (help !== undefined) {
     await ctx.request.body?.cancel().catch(() => {});
@@ -244,13 +263,22 @@ export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
     );
   }
   const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
-  const verified = await verify(ctx, body);
+  const verified = await withSpan('bnpl.webhook.verify', {}, () => verify(ctx, body));
   checkEventId(verified.eventId);
   // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
   const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
+  parsed(event.type);
   // Safe to repeat: a lost connection rolled the effect back, and the event ID dedupes a retry.
-  const outcome = await retryUnavailable(() => apply(ctx, verified.eventId, event));
-  return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
+  const outcome = await withSpan(
+    'bnpl.webhook.apply',
+    { 'bnpl.event_type': event.type, 'bnpl.event_id': verified.eventId },
+    () => retryUnavailable(() => apply(ctx, verified.eventId, event)),
+  );
+  return {
+    answer: acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED),
+    type: event.type,
+    duplicate: outcome.duplicate,
+  };
 }
 
 /** The event ID is a stored primary key: capped and storable, or the delivery is a 400, not a 500. */

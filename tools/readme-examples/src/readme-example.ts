@@ -1,0 +1,22 @@
+/** The code block under a README heading, as a runnable ES module (types stripped by TypeScript). */
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+
+export function codeBlockUnder(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`No "${heading}" section`);
+  const match = /```ts\n([\s\S]*?)\n```/.exec(markdown.slice(start));
+  if (!match?.[1]) throw new Error(`No ts code block under "${heading}"`);
+  return match[1];
+}
+
+export function exampleModule(readmePath: string, heading = '## A complete minimal server'): string {
+  const source = codeBlockUnder(readFileSync(readmePath, 'utf8'), heading);
+  const { outputText, diagnostics } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    reportDiagnostics: true,
+  });
+  if (diagnostics?.length)
+    throw new Error(`${readmePath}: ${ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, '\n')}`);
+  return outputText;
+}
