@@ -9,14 +9,13 @@
 import { request as httpRequest } from 'node:http';
 import {
   createMarket,
-  createMemoryStore,
   createServiceClient,
   DEFAULT_LIMITS,
   type Market,
   Secret,
   silentLogger,
 } from '@bnpl-kit/core';
-import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { createMemoryStore, generateKeyPair } from '@bnpl-kit/core/testing';
 import { createSandbox, createSandboxHandlers, DEFAULT_SANDBOX_BASE_URL } from '@bnpl-kit/sandbox';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
