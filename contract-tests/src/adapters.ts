@@ -62,6 +62,12 @@ export interface AdapterEntry {
    * raw copy cannot break its webhooks.
    */
   rawWhateverTheParser?: boolean;
+  /**
+   * How a market on this framework tells its callers apart (`createMarket({ clientKey })`) where the
+   * handler sees no socket: Next's route handlers get a plain Request, and Next's server puts the
+   * peer address in `X-Forwarded-For` when no proxy did.
+   */
+  clientKey?: (request: Request) => string | undefined;
   start(market: Market, options?: StartOptions): Promise<StartedServer>;
 }
 
@@ -144,7 +150,14 @@ async function startHono(market: Market, options: StartOptions = {}): Promise<St
   app.get('/health', (c) => c.text('ok'));
   app.route(mountPath || '/', honoAdapter.createBnplRouter(market));
   app.get(`${mountPath}/own`, (c) => c.text('own'));
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  // @hono/node-server replaces the global Request and Response by default; every adapter of this
+  // suite shares one process, and Fastify's answers then lose the connection (GET /v1/demo-user).
+  const server = serve({
+    fetch: app.fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+    overrideGlobalObjects: false,
+  }) as Server;
   return listen(server, mountPath);
 }
 
@@ -243,7 +256,13 @@ export const adapters: readonly AdapterEntry[] = [
     rawWhateverTheParser: true,
   },
   // Next.js has no adapter package: the App Router route handler is the plain fetch handler.
-  { name: 'nextjs', frameworkName: 'nextjs', start: startNext, rawWhateverTheParser: true },
+  {
+    name: 'nextjs',
+    frameworkName: 'nextjs',
+    start: startNext,
+    rawWhateverTheParser: true,
+    clientKey: (request) => request.headers.get('x-forwarded-for')?.split(',')[0]?.trim(),
+  },
   ...(['express', 'fastify'] as const).map((platform) => ({
     name: `nestjs-${platform}`,
     frameworkName: nestAdapter.frameworkName,

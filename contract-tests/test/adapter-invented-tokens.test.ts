@@ -101,6 +101,7 @@ describe.each(adapters)('$name adapter: invented bearer tokens', (adapter) => {
       store: createMemoryStore(),
       logger: silentLogger,
       now: () => clock.now,
+      ...(adapter.clientKey && { clientKey: adapter.clientKey }),
       hooks: {
         authenticateInternalAPIClient: async () => null,
         authenticateInternalUser: async () => null,

@@ -151,7 +151,7 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
     const scratch = join(clone, 'scratch');
     for (const [index, line] of lines.slice(1).entries()) {
       // The two long-running commands get their own tests below.
-      if (/ bnpl-kit(\.mjs)? (sandbox|certify) /.test(line)) continue;
+      if (/[ /]bnpl-kit(\.mjs)? (sandbox|certify) /.test(line)) continue;
       const what = /bnpl-kit(?:\.mjs)? (keygen|webhook \w+)/.exec(line)?.[1] ?? 'shell';
       const run = await timed(`cli_${index + 1}_${what.replace(' ', '_')}`, () =>
         runLine(ports(line), { cwd: scratch }),
@@ -175,7 +175,7 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
   it('runs the sandbox example: webhooks succeed with the printed exports, and the printed walkthrough completes', async () => {
     const [sandboxLine, stateLine] = commandsIn(README, 'The sandbox service');
     // The same command as the CLI section's (which runs from scratch/, this one from the root).
-    const args = (line: string) => line.replace(/^.*? bnpl-kit(\.mjs)? /, '');
+    const args = (line: string) => line.replace(/^.*?[ /]bnpl-kit(\.mjs)? /, '');
     expect(commandsIn(README, 'CLI').map(args)).toContain(args(sandboxLine!));
     expect(sandboxLine).toMatch(/^node scripts\/bnpl-kit\.mjs /);
     const sandbox = bash(ports(sandboxLine!), { cwd: clone });
@@ -222,7 +222,7 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
   });
 
   it('runs the certify line against the reference server started with the exports it prints', async () => {
-    const line = commandsIn(README, 'CLI').find((command) => / bnpl-kit(\.mjs)? certify /.test(command));
+    const line = commandsIn(README, 'CLI').find((command) => /[ /]bnpl-kit(\.mjs)? certify /.test(command));
     const scratch = join(clone, 'scratch');
     // Its sandbox's port moves too (4010 by default).
     const certify = bash(`${ports(line!)} --sandbox-port 0`, { cwd: scratch });

@@ -46,7 +46,10 @@ describe('basic-server process', () => {
       const listening = server.logs.find((l) => l.msg === 'listening');
       expect(listening).toMatchObject({ mode: 'sandbox', integrationMode: 'basic', database: 'pglite' });
       const ready = await fetch(`${server.url}/readyz`);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: true, migrations: true } });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        checks: { database: true, migrations: true, worker: true },
+      });
     } finally {
       server.process.kill('SIGTERM');
     }

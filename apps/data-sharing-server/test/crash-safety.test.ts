@@ -25,8 +25,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-async function storedStatus(server: ChildServer, orderId: string): Promise<unknown> {
-  const response = await fetch(`${server.url}/bnpl/complete?order_id=${orderId}`);
+async function storedStatus(server: ChildServer, orderId: string, token: string): Promise<unknown> {
+  // The market's own token: the page shows an order only to it or to the signed link it handed out.
+  const response = await fetch(`${server.url}/bnpl/complete?order_id=${orderId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await response.json()) as { status: unknown }).status;
 }
 
@@ -70,9 +73,12 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     expect(created.status).toBe(201);
     const orderId = ((await created.json()) as { id: string }).id;
     sandbox.orders.approve(orderId);
-    await waitFor(async () => (await storedStatus(first, orderId)) === 'APPROVED', {
-      what: 'APPROVED stored',
-    });
+    await waitFor(
+      async () => (await storedStatus(first, orderId, service.env.MARKET_API_TOKEN!)) === 'APPROVED',
+      {
+        what: 'APPROVED stored',
+      },
+    );
 
     // The service will apply the next disbursement but never answer it, and the PAID status update
     // that follows is lost: only the restarted worker can find out that the order was paid.
@@ -92,9 +98,12 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     expect(await first.exited).toBe('SIGKILL');
 
     const second = await start();
-    await waitFor(async () => (await storedStatus(second, orderId)) === 'PAID', {
-      what: 'the restarted worker to finish the disbursement',
-    });
+    await waitFor(
+      async () => (await storedStatus(second, orderId, service.env.MARKET_API_TOKEN!)) === 'PAID',
+      {
+        what: 'the restarted worker to finish the disbursement',
+      },
+    );
     expect(sandbox.disbursements().filter((d) => d.orderId === orderId)).toHaveLength(1);
     const calls = sandbox.calls.list({ operation: 'disburseOrder' });
     expect(calls.length).toBeGreaterThanOrEqual(2);

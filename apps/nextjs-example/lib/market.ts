@@ -26,6 +26,9 @@ function marketFromEnvironment(): Market {
   const sessions = new Map<string, string>(); // session token → user ID: your session store
   return createMarket({
     config,
+    // A route handler sees no socket: Next's server puts the peer address in X-Forwarded-For (behind
+    // your own proxy, take the address it appends). Offer filtering bounds introspection per client.
+    clientKey: (request) => request.headers.get('x-forwarded-for')?.split(',')[0]?.trim(),
     store: createMemoryStore(),
     hooks: {
       authenticateInternalAPIClient: bearerAuth(config.marketApiToken), // constant-time

@@ -62,7 +62,7 @@ export async function connectService(input: {
   });
   // The embedded sandbox has no admin token: beyond loopback its admin API (signing keys included)
   // would answer anyone who reaches this server.
-  const { adminExposure } = await import('@bnpl-kit/sandbox'); // loaded already, with the sandbox
+  const { adminExposure } = await import('./sandbox-runtime.js'); // loaded already, with the sandbox
   const exposed = adminExposure(config.host, undefined);
   if (exposed !== undefined) {
     embedded.sandbox.requireAdminToken(exposed);

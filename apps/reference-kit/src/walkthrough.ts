@@ -194,7 +194,8 @@ export function startBanner(input: BannerInput): string {
       ? 'Walkthrough: paste into bash (needs curl and node). Stop the server with Ctrl-C.'
       : `Walkthrough: paste into bash (needs curl, node and the admin API of a bnpl-kit sandbox at ${input.serviceUrl}).`,
     '',
-    walkthroughScript({ ...input, ...(input.embedded ? {} : { serviceUrl: input.serviceUrl }) }),
+    // The embedded sandbox lives under BASE: only an external one is named (and its own keys used).
+    walkthroughScript({ ...input, serviceUrl: input.embedded ? undefined : input.serviceUrl }),
   );
   return `${lines.join('\n')}\n`;
 }

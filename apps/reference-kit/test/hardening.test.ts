@@ -76,7 +76,10 @@ describe.each(FRAMEWORK_NAMES)('reference server on %s', (framework) => {
 
   it('answers a route that throws inside the framework with a problem (last: closes the database)', async () => {
     await server.store.close();
-    const response = await fetch(`${server.url}/bnpl/complete?order_id=ord-1`);
+    // The market's own token: without it (or the link's signature) the page never reads the database.
+    const response = await fetch(`${server.url}/bnpl/complete?order_id=ord-1`, {
+      headers: { authorization: `Bearer ${server.marketApiToken.reveal()}` },
+    });
     const text = await response.text();
     expect(response.status).toBeGreaterThanOrEqual(500);
     expect(response.headers.get('content-type')).toBe('application/problem+json');

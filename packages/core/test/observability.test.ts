@@ -68,7 +68,7 @@ describe('observability with an SDK registered', () => {
     expect([first.response.status, forged.status]).toEqual([200, 401]);
 
     const finished = spans.getFinishedSpans();
-    const root = finished.find((s) => s.name === 'bnpl.market webhook');
+    const root = finished.find((s) => s.name === 'bnpl.market receiveWebhook');
     expect(root?.attributes['http.response.status_code']).toBe(200);
     const children = finished.filter((s) => s.parentSpanContext?.spanId === root?.spanContext().spanId);
     expect(children.map((s) => s.name).sort()).toEqual(['bnpl.webhook.apply', 'bnpl.webhook.verify']);
@@ -82,7 +82,7 @@ describe('observability with an SDK registered', () => {
     });
     const requests = await points(METRIC_NAMES.marketRequestDuration);
     expect(requests.map((p) => p.attributes)).toContainEqual({
-      'bnpl.route': 'webhook',
+      'bnpl.route': 'receiveWebhook',
       'http.response.status_code': 401,
     });
   });
@@ -114,7 +114,7 @@ describe('observability with an SDK registered', () => {
     const write = (fields: Record<string, unknown>) => lines.push(fields);
     const t = await makeMarket({ logger: { debug: write, info: write, warn: write, error: write } });
     await t.market.handle(new Request(`${ORIGIN}/v1/webhook`, { method: 'POST', body: '{}' }));
-    const root = spans.getFinishedSpans().find((s) => s.name === 'bnpl.market webhook');
+    const root = spans.getFinishedSpans().find((s) => s.name === 'bnpl.market receiveWebhook');
     expect(lines.length).toBeGreaterThan(0);
     expect(lines[0]).toMatchObject({
       trace_id: root?.spanContext().traceId,

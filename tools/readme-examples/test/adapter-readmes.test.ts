@@ -20,7 +20,8 @@ beforeAll(() => {
     ['packages/core', 'packages/store', ...FRAMEWORKS.map((f) => `packages/${f}`)],
     ['express@^5.1.0', 'koa@^3.0.0', 'koa-mount@^4.2.0', 'hono@^4.9.0', '@hono/node-server@^1.19.0'],
   );
-});
+  // Packing and one `npm install` from the registry: minutes on a loaded machine; a timeout means hung.
+}, 900_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });

@@ -86,6 +86,8 @@ describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
       marketUrl,
       mode,
       marketToken: config.marketToken,
+      // The runtimes serve the market on an in-memory store: a restart would start it empty.
+      lacks: ['restart'],
       bnplCallbackUrl: config.callbackUrl,
       sandbox: createHttpSandbox({
         url: sandbox.url,
@@ -94,7 +96,9 @@ describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
         signingKey: serviceKey.privateKeyPem,
       }),
     });
-    const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+    const notPassed = report.results
+      .filter((r) => r.status !== 'pass' && !(r.status === 'not-exercised' && r.lacks?.declared))
+      .map((r) => `${r.id}: ${r.message}`);
     expect(notPassed).toEqual([]);
     expect(report.ok).toBe(true);
   });
