@@ -112,7 +112,9 @@ describe.each(BACKENDS)('crash between readiness and disbursement (%s)', (backen
     const requested = await waitFor(() => second.logs.find((l) => l.msg === 'disbursement requested'), {
       what: 'the restarted worker to log the disbursement',
     });
-    expect(requested).toMatchObject({ orderId, attempt: 2 });
+    // The job's first attempt died with the first process; a loaded machine may need one more.
+    expect(requested).toMatchObject({ orderId });
+    expect(requested.attempt).toBeGreaterThanOrEqual(2);
 
     // Graceful shutdown of the survivor: SIGTERM → drained, stopped, exit code 0.
     second.process.kill('SIGTERM');
