@@ -5,6 +5,8 @@
  */
 import { isKitError } from '@bnpl-kit/core';
 import { formatConfigProblems } from './config.js';
+import { demoOffers } from './demo-data.js';
+import { providingBasicProfile } from './embedded-sandbox.js';
 import { type ReferenceServer, type StartReferenceServerOptions, startReferenceServer } from './server.js';
 import { startBanner } from './walkthrough.js';
 
@@ -22,6 +24,7 @@ export function sandboxBanner(server: ReferenceServer, name: string): string {
   const unshown = new Set(
     (server.keys?.unshownExports ?? []).map((line) => /^export (\w+)=/.exec(line)?.[1]),
   );
+  const appId = server.keys?.appId;
   return startBanner({
     name,
     mode: config.integrationMode,
@@ -36,6 +39,11 @@ export function sandboxBanner(server: ReferenceServer, name: string): string {
     keyFile: server.keys?.file,
     webhookUrl: server.market.webhookUrl,
     shopUrl: server.shopUrl,
+    // An external sandbox learns this server's data-sharing settings from the walkthrough's step 0.
+    dashboard:
+      server.embedded === undefined && config.integrationMode === 'data-sharing' && appId !== undefined
+        ? { appId, basicProfileKeys: providingBasicProfile(config), offers: demoOffers(appId) }
+        : undefined,
   });
 }
 

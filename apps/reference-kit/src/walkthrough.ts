@@ -21,6 +21,19 @@ export interface WalkthroughInput {
   serviceUrl?: string | undefined;
   /** The sandbox key file the script reads secrets from when they are not printed. */
   keyFile?: string | undefined;
+  /**
+   * Data-sharing mode with an external sandbox: what the service's dashboard must hold for this
+   * server (its organisation, the basic profile it provides, the demo offers). The script sets it
+   * through the sandbox's admin API, so a plain `bnpl-kit sandbox` needs no further flags, and takes
+   * the organisation's API key from the answer (a fresh shell needs no exports).
+   */
+  dashboard?: DashboardInput | undefined;
+}
+
+export interface DashboardInput {
+  appId: string;
+  basicProfileKeys: readonly string[];
+  offers: readonly Record<string, unknown>[];
 }
 
 /** A shell expression for a secret: the value itself, or the variable, else the key file's entry. */
@@ -32,15 +45,42 @@ function secret(name: string, value: string | undefined, keyFile: string | undef
 }
 
 /**
- * The SDK's API key. An external sandbox issued its own (its printed `APP_API_KEY` export): the key
- * file holds the embedded sandbox's, which that service does not know, so it is never read then.
+ * The SDK's API key. An external sandbox issued its own: the key file holds the embedded sandbox's,
+ * which that service does not know, so it is never read then. With `dashboard` the script reads the
+ * key from the sandbox's answer (step 0); without, from the `APP_API_KEY` export the sandbox printed.
  */
-function apiKey(input: WalkthroughInput): string {
+function apiKey(input: WalkthroughInput): string | undefined {
   if (input.apiKey !== undefined || input.serviceUrl === undefined) {
     return secret('APP_API_KEY', input.apiKey, input.keyFile);
   }
+  if (input.dashboard !== undefined) return undefined;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, printed as it is
   return '"${APP_API_KEY:?export APP_API_KEY as bnpl-kit sandbox printed it}"';
+}
+
+/**
+ * Step 0 against an external sandbox: the dashboard settings of data-sharing mode, set through the
+ * admin API (PATCH keeps the webhook URLs and keys the sandbox was started with). Its answer is the
+ * organisation, whose first API key the SDK steps use.
+ */
+function dashboardSteps(dashboard: DashboardInput): string[] {
+  const settings = JSON.stringify({
+    offer_filtering_url: '@BASE@/v1/offers/filter',
+    api_base_url: '@BASE@/v1',
+    basic_profile_keys: dashboard.basicProfileKeys,
+    approved_offers: dashboard.offers,
+  })
+    .split('@BASE@')
+    .map(q)
+    .join('"$BASE"');
+  return [
+    '# 0. The service’s dashboard, here the sandbox’s admin API: this server’s offer filter, the basic',
+    '#    profile it provides and the approved offers (one only for loyalty members with 1000 points).',
+    '#    The answer is the organisation; the SDK’s steps below use its API key:',
+    `API_KEY=$(curl -s -X PATCH $SANDBOX/organizations/${q(dashboard.appId)} -H 'Content-Type: application/json' \\`,
+    `  -d ${settings} | json api_keys.0.key)`,
+    '',
+  ];
 }
 
 const q = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -132,14 +172,17 @@ function dataSharingSteps(): string[] {
 
 export function walkthroughScript(input: WalkthroughInput): string {
   const dataSharing = input.mode === 'data-sharing';
+  const key = dataSharing ? apiKey(input) : undefined;
+  const dashboard = dataSharing && key === undefined ? input.dashboard : undefined;
   return [
     `BASE=${input.baseUrl}`,
     `TOKEN=${secret('MARKET_API_TOKEN', input.marketApiToken, input.keyFile)}`,
-    ...(dataSharing ? [`API_KEY=${apiKey(input)}`] : []),
+    ...(key !== undefined ? [`API_KEY=${key}`] : []),
     `SERVICE=${input.serviceUrl ?? `$BASE${SANDBOX_MOUNT}`}`,
     'SANDBOX=$SERVICE/sandbox',
     HELPERS,
     '',
+    ...(dashboard ? dashboardSteps(dashboard) : []),
     ...(dataSharing ? dataSharingSteps() : basicSteps()),
     '',
   ].join('\n');

@@ -3,10 +3,13 @@
  * user pasting it would: every step succeeds and the output shows the webhooks and statuses.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import type { IntegrationMode } from '@bnpl-kit/core';
+import { startSandboxServer } from '@bnpl-kit/sandbox';
 import { describe, expect, it } from 'vitest';
-import { walkthroughScript } from '../src/index.js';
+import { sandboxBanner, walkthroughScript } from '../src/index.js';
+import { generateSigningKey } from '../src/keys.js';
 import { removeDir, startTestServer } from './helpers/servers.js';
 
 const run = promisify(execFile);
@@ -29,6 +32,22 @@ const EXPECTED: Record<IntegrationMode, RegExp[]> = {
   ],
 };
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The script part of a start banner: from after the "Walkthrough:" line to the end. */
+function scriptOf(banner: string): string {
+  return banner.slice(banner.indexOf('\n\n', banner.indexOf('Walkthrough: paste into bash')) + 2);
+}
+
 describe('the printed walkthrough, against a standalone sandbox (bnpl-kit sandbox)', () => {
   const script = walkthroughScript({
     mode: 'data-sharing',
@@ -37,6 +56,57 @@ describe('the printed walkthrough, against a standalone sandbox (bnpl-kit sandbo
     apiKey: undefined,
     serviceUrl: 'http://127.0.0.1:4010',
     keyFile: '/data/keys.json',
+  });
+
+  it('runs in a fresh shell (no exports) against a sandbox started with nothing but the webhook URL', async () => {
+    // As `bnpl-kit sandbox --webhook-url …` starts it: one organisation with a generated key and
+    // signing key, and no offer filter, basic profile or loyalty offer: step 0 sets those.
+    const port = await freePort();
+    const signing = generateSigningKey();
+    const sandbox = await startSandboxServer({
+      port: 0,
+      organizations: [
+        {
+          id: 'sandbox-org',
+          apiKeys: ['sk_sandbox_printed_walkthrough_key'],
+          webhookUrls: [`http://127.0.0.1:${port}/v1/webhook`],
+          signingKey: signing.pkcs8,
+        },
+      ],
+    });
+    const server = await startTestServer({
+      mode: 'data-sharing',
+      env: {
+        PORT: String(port),
+        SERVICE_API_URL: sandbox.url,
+        APP_ID: 'sandbox-org',
+        APP_API_KEY: 'sk_sandbox_printed_walkthrough_key',
+        SERVICE_PUBLIC_KEY: await sandbox.sandbox.publicKey(),
+        APP_SIGNING_KEY: signing.pkcs8,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      },
+    });
+    try {
+      const script = scriptOf(sandboxBanner(server, 'data-sharing-server'));
+      expect(script).not.toContain('keys.json');
+      expect(script).not.toContain('sk_sandbox_printed_walkthrough_key');
+      const { APP_API_KEY: _, MARKET_API_TOKEN: __, ...env } = process.env;
+      const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], {
+        env,
+        timeout: 200_000,
+      });
+      for (const pattern of EXPECTED['data-sharing']) expect(stdout).toMatch(pattern);
+      expect(stdout).toMatch(/^credify_id: crf_\S+$/m);
+      expect(stdout).not.toMatch(/undefined/);
+      expect(stdout.match(/loyalty-gold-pay-in-6 rank/g)).toHaveLength(1);
+      expect(stdout.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
+      const stored = await (await fetch(`${server.publicBaseUrl}/v1/demo-user`)).json();
+      expect(stored.users[0].credify_id).toMatch(/^crf_/);
+    } finally {
+      await server.close();
+      await sandbox.close();
+      await removeDir(server.dataDir);
+    }
   });
 
   it('takes the API key the sandbox printed, never the key file’s (the embedded sandbox’s)', async () => {

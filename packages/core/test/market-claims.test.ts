@@ -13,7 +13,7 @@ const push = (body: unknown, token: string | undefined = USER_TOKEN) => ({
 });
 
 describe('POST /v1/push-claims', () => {
-  it('stores the ID, signs one token per scope over claims with fresh commitments, pushes, then keeps the commitments', async () => {
+  it('signs one token per scope over claims with fresh commitments, pushes, then stores the ID and keeps the commitments', async () => {
     const order: string[] = [];
     const upserted: Record<string, string>[] = [];
     const t = await makeMarket({
@@ -28,10 +28,15 @@ describe('POST /v1/push-claims', () => {
       },
     });
     const fetchSpy = vi.spyOn(t.hooks, 'fetchUserClaimObject');
+    const pushTokens = t.service.pushClaimTokens.bind(t.service);
+    t.service.pushClaimTokens = async (...args) => {
+      order.push('pushClaimTokens');
+      return pushTokens(...args);
+    };
     const response = await call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: 'cred-1' }));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ credify_id: 'cred-1' });
-    expect(order).toEqual(['updateUserId:u1:cred-1', 'upsertCommitments']);
+    expect(order).toEqual(['pushClaimTokens', 'updateUserId:u1:cred-1', 'upsertCommitments']);
     expect(fetchSpy.mock.calls[0]![0]).toEqual({
       localId: 'u1',
       credifyId: 'cred-1',
@@ -121,6 +126,33 @@ describe('POST /v1/push-claims', () => {
     const response = await call(t.market, '/v1/push-claims', push({ id: 'u1' }));
     expect(response.status).toBe(400);
     expect((await response.json()).errors).toEqual([{ path: 'credify_id', message: expect.any(String) }]);
+  });
+
+  it.each(['undefined', 'null', 'NaN', '[object Object]', ' null '])(
+    'refuses the text of a missing value as an ID (%j): 400, nothing stored, the service not called',
+    async (text) => {
+      const updateUserId = vi.fn();
+      const t = await makeMarket({ hooks: { updateUserId } });
+      const response = await call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: text }));
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors).toEqual([{ path: 'credify_id', message: expect.any(String) }]);
+      expect(updateUserId).not.toHaveBeenCalled();
+      expect(t.service.calls).toEqual([]);
+    },
+  );
+
+  it('stores the service user ID only once the service accepted the tokens (user_not_found stores nothing)', async () => {
+    const updateUserId = vi.fn();
+    const upsert = vi.fn();
+    const t = await makeMarket({ hooks: { updateUserId, upsertCommitments: upsert } });
+    t.service.pushClaimTokens = async () => {
+      const { KitError } = await import('../src/errors.js');
+      throw new KitError('user_not_found', 'the service never issued this credify_id');
+    };
+    const response = await call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: 'crf-unknown' }));
+    expect(response.status).toBe(404);
+    expect(updateUserId).not.toHaveBeenCalled();
+    expect(upsert).not.toHaveBeenCalled();
   });
 
   it('does not keep commitments when the push fails', async () => {

@@ -34,6 +34,21 @@ describe('webhook events', () => {
     },
   );
 
+  it.each(['undefined', 'null'])('refuses the text of a missing value as a stored ID (%j): 400', (text) => {
+    for (const wire of [
+      { type: 'BNPL_ORDER_STATUS_UPDATED', order_id: text, order_status: 'APPROVED' },
+      {
+        type: 'OFFER_TRANSACTION_STATUS_UPDATED',
+        transaction_id: 't1',
+        credify_id: text,
+        transaction_status: 'COMPLETED',
+        offer_code: 'BNPL_1',
+      },
+    ]) {
+      expect(() => parseWebhookEvent(bytes(wire))).toThrow(KitError);
+    }
+  });
+
   it('parses the disbursement requirement event', () => {
     const event = parseWebhookEvent(
       bytes({ type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED', order_id: 'o1', is_fulfilled: true }),

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createOrderRequestCodec, serviceOrderCodec } from '../src/service/routes.js';
+import {
+  createOrderRequestCodec,
+  SERVICE_ROUTES as ROUTES,
+  serviceOrderCodec,
+} from '../src/service/routes.js';
 import {
   buildServicePath,
   type Route,
@@ -105,6 +109,16 @@ describe('the route table', () => {
     expect(model.orderStatus).toBe('APPROVED');
     expect(serviceOrderCodec.encode(model)).toEqual({ ...wire, order_status: 'APPROVED' });
   });
+
+  it.each(['undefined', 'null', 'NaN'])(
+    'refuses an ID the market would store that is the text of a missing value (%j)',
+    (text) => {
+      expect(serviceOrderCodec.schema.safeParse(wireServiceOrder({ id: text })).success).toBe(false);
+      const availability = ROUTES.checkAvailability.response;
+      expect(availability.schema.safeParse({ offers: [], credify_id: text }).success).toBe(false);
+      expect(availability.schema.safeParse({ offers: [], credify_id: 'crf_1' }).success).toBe(true);
+    },
+  );
 
   it('applies the money rule to create-order requests', () => {
     const wire = createOrderRequestCodec.encode({ ...orderInput, paymentRecipient: undefined });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { KitError } from '../errors.js';
 import { knownOrderStatus, type OrderStatus, orderStatusSchema } from './status.js';
-import { safeText, unstorableReason } from './text.js';
+import { identifierText, safeText, unstorableReason } from './text.js';
 import { field, parseWire, wireObject } from './wire.js';
 
 export const EVENT_TYPES = {
@@ -20,7 +20,7 @@ export const EVENT_TYPES = {
 // Decoded IDs are stored and looked up: text PostgreSQL cannot keep is a 400 here, never a 500
 // (which the service would retry forever).
 const id = z.union([
-  safeText(),
+  identifierText(),
   // A service that numbers its records sends numbers; they are kept as their decimal text.
   z
     .int()

@@ -59,6 +59,28 @@ export function safeText(max = MAX_TEXT_LENGTH, min = 1) {
   );
 }
 
+/**
+ * What a missing value becomes when code turns it into text (`String(undefined)`, `${null}`, a shell
+ * variable printed by `node -p`). Never a real identifier: storing one would look like a valid ID
+ * and point at nobody ("credify_id": "undefined" once reached a demo user this way).
+ */
+const STRINGIFIED_NOTHING = new Set(['undefined', 'null', 'nan', '[object object]']);
+
+/** Whether the text is a stringified missing value rather than an identifier. */
+export function isStringifiedNothing(value: string): boolean {
+  return STRINGIFIED_NOTHING.has(value.trim().toLowerCase());
+}
+
+/**
+ * An identifier the market stores (a user's service ID, an order or transaction ID from the
+ * service): storable text that is not a stringified missing value.
+ */
+export function identifierText(max = MAX_TEXT_LENGTH) {
+  return safeText(max).refine((value) => !isStringifiedNothing(value), {
+    error: 'must be an identifier, not the text of a missing value ("undefined", "null")',
+  });
+}
+
 /** An absolute http(s) URL of at most `MAX_URL_LENGTH` characters. */
 export function httpUrl() {
   return z

@@ -13,12 +13,17 @@ import { amountCodec } from '../models/money.js';
 import { disburseRequestCodec, newOrderLinesField, sumSubtotals } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
 import { serviceOrderStatusSchema } from '../models/status.js';
+import { isStringifiedNothing } from '../models/text.js';
 import { field, nested, nestedArray, optionalNested, type WireCodec, wireObject } from '../models/wire.js';
 
 const text255 = z
   .string()
   .min(1, { error: 'must not be empty' })
   .max(255, { error: 'must be at most 255 characters' });
+/** An ID the market stores from the service's answer: never the text of a missing value. */
+const serviceId = text255.refine((value) => !isStringifiedNothing(value), {
+  error: 'must be an identifier, not the text of a missing value ("undefined", "null")',
+});
 const orderLines = { schema: orderLineSchema, encode: orderLineCodec.encode };
 
 const paymentRecipientCodec = wireObject({
@@ -27,7 +32,7 @@ const paymentRecipientCodec = wireObject({
 });
 
 export const serviceOrderCodec = wireObject({
-  id: field('id', text255),
+  id: field('id', serviceId),
   referenceId: field('reference_id', text255),
   totalAmount: nested('total_amount', amountCodec),
   orderLines: nestedArray('order_lines', orderLines, (line) => z.array(line)),
@@ -100,7 +105,7 @@ const introspectionCodec = wireObject({
 
 const availabilityRequestCodec = wireObject({
   localId: field('local_id', text255),
-  credifyId: field('credify_id', text255.optional()),
+  credifyId: field('credify_id', serviceId.optional()),
   phoneNumber: field('phone_number', z.string().max(32).optional()),
   countryCode: field('country_code', z.string().max(8).optional()),
   productTypes: field('product_types', z.array(z.string().min(1)).max(20).default([])),
@@ -108,7 +113,7 @@ const availabilityRequestCodec = wireObject({
 
 const availabilityResponseCodec = wireObject({
   offers: field('offers', z.array(z.record(z.string(), z.unknown()))),
-  credifyId: field('credify_id', z.string().min(1).optional()),
+  credifyId: field('credify_id', serviceId.optional()),
 });
 
 /** The methods the service API uses: a subset of the router's, so its routes mount as they are. */

@@ -1,7 +1,8 @@
 /**
  * `POST /push-claims` (data-sharing): the frontend hands over the service user ID it got from the
- * SDK; the market stores it, builds the user's claims with a fresh commitment per scope, signs one
- * claim token per scope, pushes the tokens, and only then keeps the commitments.
+ * SDK; the market builds the user's claims with a fresh commitment per scope, signs one claim token
+ * per scope, pushes the tokens, and only once the service accepted them stores the service user ID
+ * and keeps the commitments.
  */
 import { generateCommitment } from '../../claims/commitment.js';
 import { commitmentKeyFor } from '../../claims/names.js';
@@ -9,14 +10,14 @@ import { buildClaimTokens } from '../../claims/token.js';
 import { type ClaimObject, claimObjectSchema } from '../../claims/types.js';
 import { KitError } from '../../errors.js';
 import { isSecret } from '../../models/secret.js';
-import { safeText } from '../../models/text.js';
+import { identifierText } from '../../models/text.js';
 import { field, parseWire, wireObject } from '../../models/wire.js';
 import type { MarketAnswer } from '../answer.js';
 import { readJsonBody } from '../body.js';
 import { authenticateUser, callHook, HookFailure, json, type RouteContext } from '../context.js';
 
 // Both IDs are stored, and credify_id goes into the service's URL and an Idempotency-Key.
-const userId = safeText();
+const userId = identifierText();
 
 export const pushClaimsRequestCodec = wireObject({
   id: field('id', userId),
@@ -39,7 +40,6 @@ export async function pushClaims(ctx: RouteContext): Promise<MarketAnswer> {
     throw new KitError('forbidden', 'Claims can only be pushed for the signed-in user’s own ID');
   }
   const hc = ctx.hookContext;
-  await callHook(ctx, 'updateUserId', () => hooks.updateUserId!({ localId, credifyId }, hc));
   const loaded = await callHook(ctx, 'fetchUserClaimObject', () =>
     hooks.fetchUserClaimObject!({ localId, credifyId, scopes: [], includeCommitments: false }, hc),
   );
@@ -63,6 +63,9 @@ export async function pushClaims(ctx: RouteContext): Promise<MarketAnswer> {
     credifyId,
     tokens.map((t) => t.token),
   );
+  // Stored only once the service accepted the tokens: a credify_id the service does not know
+  // (user_not_found) must never become the user's.
+  await callHook(ctx, 'updateUserId', () => hooks.updateUserId!({ localId, credifyId }, hc));
   await callHook(ctx, 'upsertCommitments', () =>
     hooks.upsertCommitments!({ localId, credifyId, commitments }, hc),
   );
