@@ -89,7 +89,7 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
   /** The README's ports, moved to free ones. */
   const ports = (line: string) =>
     line
-      .replaceAll(/(127\.0\.0\.1|localhost):3000\b/g, `$1:${marketPort}`)
+      .replaceAll(/(127\.0\.0\.1|localhost):300[01]\b/g, `$1:${marketPort}`)
       .replaceAll(/--port 4010\b/g, `--port ${sandboxPort}`)
       .replaceAll(/127\.0\.0\.1:4010\b/g, `127.0.0.1:${sandboxPort}`);
 
@@ -217,6 +217,51 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
     server.signal('SIGINT'); // Ctrl-C in the server's terminal
     expect(await server.exited).toBe(0);
     expect(server.output()).not.toMatch(/ELIFECYCLE|ERR_PNPM/);
+    sandbox.signal('SIGINT');
+    await sandbox.exited;
+  });
+
+  it('runs the data-sharing sandbox example: the printed walkthrough completes in a fresh shell', async () => {
+    const [sandboxLine, startLine] = commandsIn(README, 'The sandbox service').slice(2);
+    expect(sandboxLine).toMatch(
+      /^node scripts\/bnpl-kit\.mjs sandbox .*--webhook-url http:\/\/127\.0\.0\.1:3001\/v1\/webhook$/,
+    );
+    expect(startLine).toBe('node scripts/start.mjs data-sharing');
+    const sandbox = bash(ports(sandboxLine!), { cwd: clone });
+    running.push(sandbox);
+    await sandbox.waitFor(/Press Ctrl\+C to stop/);
+    const env = exportsOf(sandbox.output());
+    expect(env.PUBLIC_BASE_URL).toBe(`http://127.0.0.1:${marketPort}`);
+    // The exports pasted into the server's terminal; the port is the only change.
+    const server = bash(startLine!, { cwd: clone, env: { ...env, PORT: String(marketPort) } });
+    running.push(server);
+    await server.waitFor(/wait_status \$ORDER2 CANCELED\n/);
+    const banner = server.output();
+    const from = banner.indexOf('\n\n', banner.indexOf('Walkthrough: paste into bash')) + 2;
+    const script = banner.slice(from, banner.indexOf('wait_status $ORDER2 CANCELED\n') + 28);
+    // A fresh shell: nothing exported, nothing read from the server's key file.
+    expect(script).not.toContain('keys.json');
+    expect(script).not.toContain(env.APP_API_KEY);
+    mkdirSync(join(clone, 'scratch'), { recursive: true });
+    const walkthrough = await timed('walkthrough_data_sharing', () =>
+      runLine(`set -e -o pipefail\n${script}`, { cwd: join(clone, 'scratch') }),
+    );
+    expect(walkthrough.status, walkthrough.output).toBe(0);
+    const out = walkthrough.stdout;
+    expect(out).toMatch(/^credify_id: crf_\S+$/m);
+    expect(out).not.toContain('undefined');
+    // Offer filtering ran: An is offered the loyalty plan, Bình is not.
+    expect(out.match(/loyalty-gold-pay-in-6 rank 1/g)).toHaveLength(1);
+    expect(out).toMatch(/^\{"credify_id":"crf_\S+"\}$/m);
+    expect(out).toMatch(/stored status of \S+: PAID/);
+    expect(out.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
+    expect(out).toMatch(/stored status of \S+: CANCELED/);
+    const users = await (await fetch(`http://127.0.0.1:${marketPort}/v1/demo-user`)).json();
+    expect(users.users[0].credify_id).toMatch(/^crf_/);
+    expect(server.output()).not.toContain('failed verification');
+
+    server.signal('SIGINT');
+    expect(await server.exited).toBe(0);
     sandbox.signal('SIGINT');
     await sandbox.exited;
   });

@@ -10,6 +10,7 @@ import {
   adminGet,
   decideInDialog,
   dismissDialog,
+  emptyBelowContent,
   finishDialog,
   payLaterAndDecide,
   startPayLater,
@@ -115,6 +116,13 @@ describe('demo shop, basic mode, in Chromium', () => {
     await expect(dialogFrame(page).locator('#result-notice').textContent()).resolves.toBe(
       'The provider declined this purchase.',
     );
+    // The dialog fits the short outcome: no large empty area below the message and its button
+    // (before, the dialog kept the offer's 720 px and left about 400 px blank).
+    await expect.poll(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
+    const dialogHeight = await page
+      .locator('dialog[data-bnpl-kit]')
+      .evaluate((d) => d.getBoundingClientRect().height);
+    expect(dialogHeight).toBeLessThan(400);
     await finishDialog(page);
     await expect(page.locator('#message').textContent()).resolves.toMatch(/declined/);
     await waitForStatus(page, orderId, 'CANCELED');
@@ -193,6 +201,10 @@ describe('demo shop, basic mode, in Chromium', () => {
     const repay = frame.locator(`[data-repay="${orderId}"]`);
     await repay.waitFor();
     await expect(repay.textContent()).resolves.toBe('Repay 1,290,000 VND');
+    // The repay screen says which plan the order is on.
+    await expect(frame.locator(`[data-order-id="${orderId}"] .plan-chosen`).textContent()).resolves.toBe(
+      'Plan: Pay later in 3 monthly instalments · 3 × 430,000 VND',
+    );
     await screenshot(page, 'basic-6-passport');
     await repay.click();
     await frame.locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();

@@ -9,6 +9,7 @@ import {
   adminGet,
   decideInDialog,
   dismissDialog,
+  emptyBelowContent,
   finishDialog,
   provider,
   startPayLater,
@@ -83,8 +84,20 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
         /asks for the payout itself\.$/,
       );
+      // The dialog fits the outcome: no large empty area below the message and its button.
+      await expect.poll(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
       await finishDialog(page);
       await waitForStatus(page, anOrder, 'APPROVED');
+
+      // An's pay-later account shows the plan An chose for the order.
+      await page.locator('#passport-button:not([disabled])').click();
+      const plan = dialogFrame(page).locator(`[data-order-id="${anOrder}"] .plan-chosen`);
+      await plan.waitFor();
+      await expect(plan.textContent()).resolves.toBe(
+        'Plan: Pay later in 6 monthly instalments (loyalty points >= 1000) · 6 × 215,000 VND',
+      );
+      await screenshot(page, 'data-sharing-6-an-account-plan');
+      await dismissDialog(page);
       const { transactions } = await adminGet(target, '/sandbox/transactions');
       const anOrderRecord = await adminGet(target, `/sandbox/orders/${encodeURIComponent(anOrder)}`);
       expect(transactions).toEqual(

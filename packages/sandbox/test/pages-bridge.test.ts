@@ -17,6 +17,7 @@ interface Bridge {
   requestPushClaims(credifyId: string): Promise<boolean>;
   complete(status: string, orderId: string, isPaymentCompleted: boolean): void;
   close(): void;
+  resize(height: number): void;
 }
 
 function loadBridge() {
@@ -46,12 +47,14 @@ describe('the hosted pages’ inline bridge', () => {
     bridge.ready();
     bridge.complete('approved', 'ord_1', true);
     bridge.close();
+    bridge.resize(312.4);
     const messages = sent();
-    expect(messages.map((m) => m.target)).toEqual([ORIGIN, ORIGIN, ORIGIN]);
+    expect(messages.map((m) => m.target)).toEqual([ORIGIN, ORIGIN, ORIGIN, ORIGIN]);
     expect(messages.map((m) => parsePageMessage(m.message, SESSION))).toEqual([
       createPageLike('page_ready', {}),
       createPageLike('completed', { status: 'approved', order_id: 'ord_1', is_payment_completed: true }),
       createPageLike('close', {}),
+      createPageLike('resize', { height: 313 }),
     ]);
   });
 

@@ -103,6 +103,18 @@ describe('GET /pages/passport and Repay', () => {
     return { sandbox, first, second, notMine, credifyId: credifyId!, open };
   }
 
+  it('shows each order’s chosen plan with its instalments', async () => {
+    const { first, second, open } = await setup();
+    const page = await open();
+    // Approved with the default offer: 300,000 VND in 3 instalments of 100,000.
+    for (const order of [first, second]) {
+      const row = page.body.slice(page.body.indexOf(`data-order-id="${order.id}"`));
+      expect(row.slice(0, row.indexOf('</li>'))).toContain(
+        '<span class="plan-chosen" data-offer="sandbox-pay-in-3">Plan: Pay later in 3 monthly instalments · 3 × 100,000 VND</span>',
+      );
+    }
+  });
+
   it('lists the user’s orders newest first with what is outstanding, and repays one', async () => {
     const { sandbox, first, second, notMine, open } = await setup();
     const page = await open();

@@ -19,6 +19,11 @@ export interface DialogHandle {
   readonly iframe: HTMLIFrameElement;
   /** aria-busy until the page says it is ready. */
   setBusy(busy: boolean): void;
+  /**
+   * The page's content is `height` CSS pixels tall: the dialog shrinks or grows to it, within its
+   * maximum (the iframe scrolls beyond that), so a short step leaves no empty area below it.
+   */
+  fitContent(height: number): void;
   destroy(): void;
 }
 
@@ -37,6 +42,8 @@ const CLOSE_STYLE =
   'font:24px/1 system-ui,sans-serif;background:none;border:0;border-radius:6px;padding:4px 10px;' +
   'cursor:pointer;color:inherit';
 const FRAME_STYLE = 'flex:1;width:100%;border:0';
+// Until the page says how tall it is, the dialog has its full height; then it fits the content.
+const MAX_HEIGHT = 'min(720px,calc(100vh - 32px))';
 // ::backdrop cannot be styled inline; this rule lives and dies with the dialog.
 const BACKDROP_CSS = 'dialog[data-bnpl-kit]::backdrop{background:rgba(15,23,42,.6)}';
 
@@ -145,6 +152,15 @@ export function openDialog(options: DialogOptions): DialogHandle {
     iframe,
     setBusy(busy) {
       dialog.setAttribute('aria-busy', String(busy));
+    },
+    fitContent(height) {
+      // fit-content, not auto: with inset 0 an auto height would stretch to the viewport.
+      dialog.style.height = 'fit-content';
+      dialog.style.maxHeight = MAX_HEIGHT;
+      // Shrinks (min-height 0) when the content is taller than the dialog may be; the page scrolls.
+      iframe.style.flex = '0 1 auto';
+      iframe.style.minHeight = '0';
+      iframe.style.height = `${height}px`;
     },
     destroy() {
       if (destroyed) return;

@@ -72,6 +72,7 @@ export function openHostedFlow(options: HostedFlowOptions): HostedFlow {
       dialog.setBusy(false);
       flow.post('host_ready', { flow: options.kind });
     }
+    if (message.type === 'resize') return dialog.fitContent(message.payload.height);
     options.onPageMessage(message);
   };
 

@@ -33,6 +33,8 @@ export interface PageBridge {
   complete(result: { status: PageCompletionStatus; orderId: string; isPaymentCompleted: boolean }): void;
   /** Ends the flow as the user leaving (the host reports 'dismissed'). */
   close(): void;
+  /** Tells the host how tall the page's content is, so the dialog fits it. */
+  resize(height: number): void;
   on<T extends keyof HostMessages>(type: T, handler: (payload: HostMessages[T]) => void): () => void;
   /** Removes the listener; a pending requestPushClaims resolves false. */
   destroy(): void;
@@ -104,6 +106,7 @@ export function createPageBridge(options: PageBridgeOptions): PageBridge {
         is_payment_completed: result.isPaymentCompleted,
       }),
     close: () => post('close', {}),
+    resize: (height) => post('resize', { height }),
     on(type, handler) {
       const set = handlers.get(type) ?? new Set();
       handlers.set(type, set);

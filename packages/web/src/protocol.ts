@@ -30,6 +30,9 @@
  *                completed            { status, order_id, is_payment_completed }
  *                                     status: approved | rejected | pending | failed; ends the flow
  *                close                {}                        the user left the page; ends the flow
+ *                resize               { height }                the height in CSS pixels the page's content
+ *                                                               needs; the dialog fits it (never taller than
+ *                                                               its maximum), so a short step leaves no empty area
  *   host → page  host_ready           { flow: 'bnpl' | 'passport' }
  *                push_claims_result   { ok }                    answer to push_claims_request
  *
@@ -71,7 +74,11 @@ export interface PageMessages {
   push_claims_request: { credify_id: string };
   completed: { status: PageCompletionStatus; order_id: string; is_payment_completed: boolean };
   close: Record<string, never>;
+  resize: { height: number };
 }
+
+/** The tallest content height a page may ask for (the dialog caps it at its own maximum anyway). */
+export const MAX_PAGE_HEIGHT = 10_000;
 
 /** Payloads of the messages the host sends to a page. */
 export interface HostMessages {
@@ -122,6 +129,10 @@ const pageReaders: PayloadReaders<PageMessages> = {
         }
       : null,
   close: empty,
+  resize: (p) =>
+    typeof p.height === 'number' && Number.isFinite(p.height) && p.height > 0 && p.height <= MAX_PAGE_HEIGHT
+      ? { height: Math.ceil(p.height) }
+      : null,
 };
 
 const hostReaders: PayloadReaders<HostMessages> = {

@@ -72,6 +72,19 @@ describe('the BNPL dialog', () => {
     });
   });
 
+  it('fits the height the page reports, within its maximum, and a resize is no completion', () => {
+    const { onCompletion, page } = openBnpl();
+    const iframe = page.dialog.querySelector('iframe')!;
+    page.send(page.message('resize', { height: 240 }));
+    expect(iframe.style.height).toBe('240px');
+    expect(page.dialog.style.height).toBe('fit-content');
+    expect(page.dialog.style.maxHeight).toMatch(/^min\(720px, ?calc\(100vh - 32px\)\)$/);
+    page.send(page.message('resize', { height: 600 }));
+    expect(iframe.style.height).toBe('600px');
+    expect(onCompletion).not.toHaveBeenCalled();
+    expect(document.querySelector('dialog')).not.toBeNull();
+  });
+
   it('moves focus in on open and restores it on close', () => {
     const trigger = outsideButton();
     const { closeButton } = openBnpl();

@@ -39,6 +39,18 @@ describe('protocol', () => {
     ).toBeNull();
   });
 
+  it('reads a resize to a whole number of pixels, and refuses a height that is not one a page can have', () => {
+    const resize = (height: unknown) =>
+      parsePageMessage(
+        { source: 'bnpl-kit', version: 1, session, type: 'resize', payload: { height } },
+        session,
+      );
+    expect(resize(312.2)?.payload).toEqual({ height: 313 });
+    for (const height of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 10_001, '300', null]) {
+      expect(resize(height), String(height)).toBeNull();
+    }
+  });
+
   it('ignores inherited keys as message types', () => {
     for (const type of ['toString', 'hasOwnProperty', '__proto__', 'constructor']) {
       expect(

@@ -61,6 +61,27 @@ export function serverErrors(target: DemoTarget): string[] {
   return target.logs.filter((line) => line.includes('"level":"error"'));
 }
 
+/**
+ * The empty space, in CSS pixels, between the bottom of the visible step's last element and the
+ * bottom of the dialog: what a person sees as blank below an outcome message.
+ */
+export async function emptyBelowContent(page: Page): Promise<number> {
+  const lastBottom = await dialogFrame(page)
+    .locator('body')
+    .evaluate(() => {
+      const step = [...document.querySelectorAll<HTMLElement>('[data-step]')].find((s) => !s.hidden);
+      const shown = [...(step?.children ?? [])].filter((el) => (el as HTMLElement).offsetParent !== null);
+      return shown.at(-1)?.getBoundingClientRect().bottom ?? 0;
+    });
+  const [iframeTop, dialogBottom] = await page
+    .locator('dialog[data-bnpl-kit]')
+    .evaluate((dialog) => [
+      dialog.querySelector('iframe')!.getBoundingClientRect().top,
+      dialog.getBoundingClientRect().bottom,
+    ]);
+  return dialogBottom! - (iframeTop! + lastBottom);
+}
+
 /** Escape closes the SDK's dialog without a decision; resolves when it is gone. */
 export async function dismissDialog(page: Page): Promise<void> {
   await page.keyboard.press('Escape');

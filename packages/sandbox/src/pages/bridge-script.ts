@@ -46,6 +46,7 @@ function createBridge(parentOrigin, session) {
     complete: (status, orderId, isPaymentCompleted) =>
       post('completed', { status, order_id: orderId, is_payment_completed: isPaymentCompleted }),
     close: () => post('close', {}),
+    resize: (height) => post('resize', { height }),
   };
 }
 `;

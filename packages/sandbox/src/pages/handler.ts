@@ -18,7 +18,7 @@ import {
 import { renderBnplPage } from './bnpl-page.js';
 import { html } from './html.js';
 import { renderPage } from './layout.js';
-import { offersFor } from './offer.js';
+import { offersFor, summarizeOffer } from './offer.js';
 import { type FrameParams, PageParamError, readBnplParams, readPassportParams } from './params.js';
 import { renderPassportPage } from './passport-page.js';
 import { userOrders } from './repayments.js';
@@ -91,6 +91,12 @@ function passportPage(sandbox: Sandbox, sessions: PageSessions, url: URL): Respo
     orders,
     appName: params.appName ?? organization.name,
     frame: params.frame,
+    planOf: (order) => {
+      // The approval recorded the chosen offer on the order's transaction.
+      const code = [...sandbox.state.transactions.values()].find((t) => t.orderId === order.id)?.offerCode;
+      const offer = organization.approvedOffers.find((o) => o.code === code);
+      return offer ? summarizeOffer(offer) : undefined;
+    },
     pageSession: sessions.create({
       kind: 'passport',
       credifyId: user.credifyId,

@@ -58,6 +58,7 @@ button:disabled { opacity: .6; cursor: default; }
 .orders .what { flex: 1; min-width: 0; }
 .orders .what strong { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .orders button.repay { flex: none; white-space: nowrap; padding: 8px 12px; }
+.orders .plan-chosen { display: block; font-size: 13px; margin-top: 2px; }
 .spinner { width: 18px; height: 18px; border: 3px solid #ccfbf1; border-top-color: var(--brand); border-radius: 50%;
   display: inline-block; vertical-align: middle; margin-right: 8px; animation: spin 1s linear infinite; }
 @keyframes spin { to { transform: rotate(360deg); } }
@@ -97,6 +98,18 @@ document.addEventListener('keydown', (event) => {
     bridge.close();
   }
 });
+// The SDK's dialog fits the content's height: a short step (an outcome) leaves no empty area.
+if (bridge && typeof ResizeObserver === 'function') {
+  const content = document.querySelector('main');
+  let reported = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(content.getBoundingClientRect().height);
+    if (height > 0 && height !== reported) {
+      reported = height;
+      bridge.resize(height);
+    }
+  }).observe(content);
+}
 for (const button of document.querySelectorAll('[data-close]')) {
   button.hidden = !bridge;
   button.addEventListener('click', () => bridge && bridge.close());

@@ -6,7 +6,8 @@
 import type { SandboxOrder, SandboxState } from '../state.js';
 import { html } from './html.js';
 import { renderPage } from './layout.js';
-import { formatAmount } from './money.js';
+import { formatAmount, instalments } from './money.js';
+import type { OfferSummary } from './offer.js';
 import type { FrameParams } from './params.js';
 import { type LoanState, loanState, outstanding } from './repayments.js';
 
@@ -17,6 +18,18 @@ export interface PassportPageInput {
   appName: string;
   frame: FrameParams | undefined;
   pageSession: string;
+  /** The plan the user chose when the order was approved (unknown for an order not yet approved). */
+  planOf: (order: SandboxOrder) => OfferSummary | undefined;
+}
+
+/** "Pay later in 6 monthly instalments · 6 × 250,000 VND": what the user agreed to repay. */
+function planText(order: SandboxOrder, plan: OfferSummary): string {
+  const [first, ...rest] = instalments(order.totalAmount, plan.instalmentCount);
+  const amounts =
+    rest.length === 0 || rest[0]!.value === first!.value
+      ? `${plan.instalmentCount} × ${formatAmount(first!)}`
+      : `${formatAmount(first!)}, then ${rest.length} × ${formatAmount(rest[0]!)}`;
+  return `${plan.name} · ${amounts}`;
 }
 
 const BADGES: Record<LoanState, { label: string; tone: string }> = {
@@ -31,9 +44,11 @@ export function renderPassportPage(input: PassportPageInput): string {
   const rows = orders.map((order) => {
     const state = loanState(input.state, order);
     const badge = BADGES[state];
+    const plan = input.planOf(order);
     return html`<li data-order-id="${order.id}">
   <div class="what"><strong>${order.orderLines.map((l) => l.name).join(', ')}</strong>
-  <span class="muted">Order ${order.referenceId} · ${new Date(order.createdAt).toISOString().slice(0, 10)} · ${formatAmount(order.totalAmount)}</span></div>
+  <span class="muted">Order ${order.referenceId} · ${new Date(order.createdAt).toISOString().slice(0, 10)} · ${formatAmount(order.totalAmount)}</span>
+  ${plan ? html`<span class="plan-chosen" data-offer="${plan.code}">Plan: ${planText(order, plan)}</span>` : ''}</div>
   ${
     state === 'owing'
       ? html`<button class="primary repay" data-repay="${order.id}">Repay ${formatAmount(order.totalAmount)}</button>`
