@@ -1,9 +1,11 @@
 /**
  * The parts of the documents that are facts of the code, rendered from it: the README's endpoint
- * table (the market route table), the error catalogue (errors.ts) and the adapters' sizes.
+ * table (the market route table), the error catalogue (errors.ts), the adapters' sizes, certify's
+ * check counts per mode and the sandbox's webhook retry schedule: numbers that would go stale.
  * `pnpm docs:generate` writes them; test/generated.test.ts fails when a committed copy is stale.
  */
 import { readFileSync } from 'node:fs';
+import { checksFor, contractChecks } from '@bnpl-kit/contract-tests';
 import { DEFAULT_PATHS } from '@bnpl-kit/core';
 import {
   ERROR_CATALOGUE,
@@ -13,6 +15,7 @@ import {
   type MarketRouteAuth,
   marketRoutePath,
 } from '@bnpl-kit/core/wire';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '@bnpl-kit/sandbox';
 
 export const root = new URL('../', import.meta.url);
 
@@ -101,6 +104,30 @@ export function adapterSizes(): string {
   return `Each adapter only translates (lines of source, comments included: ${sizes.join(', ')})`;
 }
 
+/** How many checks `bnpl-kit certify` runs, in all and per mode. */
+export function certifyCounts(): string {
+  const basic = checksFor('basic').length;
+  const dataSharing = checksFor('data-sharing').length;
+  return `${contractChecks.length} checks: ${basic} in basic mode, ${dataSharing} in data-sharing mode`;
+}
+
+/** `0 s, 5 s, 30 s, 2 min, …`: a delay as a person reads it, in its largest whole unit. */
+function delay(ms: number): string {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['min', 60_000],
+    ['s', 1_000],
+  ] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return ms === 0 ? '0 s' : `${ms} ms`;
+}
+
+/** The sandbox's webhook attempts, first one included. */
+export function retrySchedule(): string {
+  return DEFAULT_RETRY_SCHEDULE_MS.map(delay).join(', ');
+}
+
 /** A generated block of a document: the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
 export interface GeneratedBlock {
   file: string;
@@ -111,6 +138,11 @@ export interface GeneratedBlock {
 export const BLOCKS: readonly GeneratedBlock[] = [
   { file: 'README.md', name: 'endpoints', render: endpointTable },
   { file: 'README.md', name: 'adapter-sizes', render: adapterSizes },
+  { file: 'README.md', name: 'certify-counts', render: certifyCounts },
+  { file: 'contract-tests/README.md', name: 'certify-counts', render: certifyCounts },
+  { file: 'README.md', name: 'webhook-retries', render: retrySchedule },
+  { file: 'docs/operations.md', name: 'webhook-retries', render: retrySchedule },
+  { file: 'docs/capacity.md', name: 'webhook-retries', render: retrySchedule },
 ];
 
 /** Whole generated files. */

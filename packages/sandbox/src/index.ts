@@ -42,8 +42,9 @@ export type {
   Transaction,
 } from './state.js';
 export type { DeliveryFilter } from './webhooks/sender.js';
-export type {
-  Delivery,
-  DeliveryAttempt,
-  DeliveryStatus,
+export {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryStatus,
 } from './webhooks/types.js';
