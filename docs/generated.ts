@@ -5,6 +5,8 @@
  * `pnpm docs:generate` writes them; test/generated.test.ts fails when a committed copy is stale.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { checksFor, contractChecks } from '@bnpl-kit/contract-tests';
 import { DEFAULT_PATHS } from '@bnpl-kit/core';
 import {
@@ -16,6 +18,7 @@ import {
   marketRoutePath,
 } from '@bnpl-kit/core/wire';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '@bnpl-kit/sandbox';
+import { buildSync } from 'esbuild';
 
 export const root = new URL('../', import.meta.url);
 
@@ -128,6 +131,23 @@ export function retrySchedule(): string {
   return DEFAULT_RETRY_SCHEDULE_MS.map(delay).join(', ');
 }
 
+/**
+ * The web SDK's size as a page downloads it: the package entry bundled (it has no dependencies),
+ * minified and gzipped, in kB (1000 bytes) to one decimal.
+ */
+export function webSdkSize(): string {
+  const [bundle] = buildSync({
+    entryPoints: [fileURLToPath(new URL('packages/web/src/index.ts', root))],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+  }).outputFiles;
+  const kb = gzipSync(bundle!.contents, { level: 9 }).length / 1000;
+  return `about ${kb.toFixed(1)} KB minified and gzipped`;
+}
+
 /** A generated block of a document: the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
 export interface GeneratedBlock {
   file: string;
@@ -141,6 +161,7 @@ export const BLOCKS: readonly GeneratedBlock[] = [
   { file: 'README.md', name: 'certify-counts', render: certifyCounts },
   { file: 'contract-tests/README.md', name: 'certify-counts', render: certifyCounts },
   { file: 'README.md', name: 'webhook-retries', render: retrySchedule },
+  { file: 'README.md', name: 'web-sdk-size', render: webSdkSize },
   { file: 'docs/operations.md', name: 'webhook-retries', render: retrySchedule },
   { file: 'docs/capacity.md', name: 'webhook-retries', render: retrySchedule },
 ];
