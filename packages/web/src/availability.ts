@@ -42,6 +42,14 @@ export function assertUser(user: unknown, what = 'user'): asserts user is BnplUs
   }
 }
 
+/**
+ * The text a missing value becomes (`String(undefined)`, `${null}`): never a service user ID. The
+ * caller stores the returned ID on its user, so such a value would be kept and pushed as if real.
+ */
+function isStringifiedNothing(value: string): boolean {
+  return /^(undefined|null|nan|\[object object\])$/i.test(value.trim());
+}
+
 export async function getBnplAvailability(api: ServiceApi, user: BnplUser): Promise<BnplAvailability> {
   assertUser(user);
   // Only the IDs and the phone the offers endpoint takes (WIRE §6); names and email stay here.
@@ -56,9 +64,12 @@ export async function getBnplAvailability(api: ServiceApi, user: BnplUser): Prom
     throw new BnplSdkError('invalid_response', `${OFFERS_PATH} answered without an offers list`);
   }
   const credifyId = data.credify_id;
-  const hasId = typeof credifyId === 'string' && credifyId !== '';
+  const hasId = typeof credifyId === 'string' && credifyId !== '' && !isStringifiedNothing(credifyId);
   if (credifyId !== undefined && credifyId !== null && !hasId) {
-    throw new BnplSdkError('invalid_response', `${OFFERS_PATH} answered a credify_id that is not a string`);
+    throw new BnplSdkError(
+      'invalid_response',
+      `${OFFERS_PATH} answered a credify_id that is not an identifier: ${JSON.stringify(credifyId).slice(0, 40)}`,
+    );
   }
   const isAvailable = data.offers.length > 0;
   // Offers without a service user ID could not be used: presentModally and passport need it.

@@ -205,6 +205,18 @@ describe('getBNPLAvailability', () => {
     expect([error.code, error.status]).toEqual([code, status]);
   });
 
+  it.each(['undefined', 'null', ' NULL ', '[object Object]', 42])(
+    'is an invalid response when the credify_id is not an identifier (%j): nothing to store',
+    async (credifyId) => {
+      const service = fakeService({
+        '/v1/token': () => tokenOk(),
+        '/v1/claim-providers/offers': () => ok({ offers: [{ code: 'o' }], credify_id: credifyId }),
+      });
+      const error = await failure(makeSdk({ fetch: service.fetch }).bnpl.getBNPLAvailability(user));
+      expect(error.code).toBe('invalid_response');
+    },
+  );
+
   it('is rejected when a 200 says success: false', async () => {
     const service = fakeService({
       '/v1/token': () => tokenOk(),
