@@ -4,6 +4,7 @@
  * node (which ran this server). The same text is in the README; a test runs it with bash.
  */
 import type { IntegrationMode } from '@bnpl-kit/core';
+import { DEMO_USERS, GOLD_POINTS } from './demo-data.js';
 import { SANDBOX_MOUNT } from './embedded-sandbox.js';
 
 export interface WalkthroughInput {
@@ -75,7 +76,7 @@ function dashboardSteps(dashboard: DashboardInput): string[] {
     .join('"$BASE"');
   return [
     '# 0. The service’s dashboard, here the sandbox’s admin API: this server’s offer filter, the basic',
-    '#    profile it provides and the approved offers (one only for loyalty members with 1000 points).',
+    `#    profile it provides and the approved offers (one only for loyalty members with ${GOLD_POINTS} points).`,
     '#    The answer is the organisation; the SDK’s steps below use its API key:',
     `API_KEY=$(curl -s -X PATCH $SANDBOX/organizations/${q(dashboard.appId)} -H 'Content-Type: application/json' \\`,
     `  -d ${settings} | json api_keys.0.key)`,
@@ -134,7 +135,7 @@ function dataSharingSteps(): string[] {
   const availability = (user: string) =>
     `curl -s -X POST $SERVICE/v1/claim-providers/offers -H "Authorization: Bearer $ACCESS" -H 'Content-Type: application/json' -d '{"local_id":"${user}","product_types":["consumerBNPL"]}'`;
   return [
-    '# 1. Demo users: An (1200 loyalty points) and Bình (300), each with a session token:',
+    `# 1. Demo users: ${DEMO_USERS.map((u, i) => `${u.profile.name?.given} (${u.customClaims.loyalty?.points}${i === 0 ? ' loyalty points' : ''})`).join(' and ')}, each with a session token:`,
     'curl -s $BASE/v1/demo-user | json users',
     'SESSION=$(curl -s $BASE/v1/demo-user | json users.0.session_token)',
     '',
