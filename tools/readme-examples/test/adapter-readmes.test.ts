@@ -1,18 +1,22 @@
 /**
- * "Done when an outside project written from the package READMEs alone passes certify": each
- * adapter README's complete server, taken verbatim, runs on the packed packages installed with npm
- * outside the repository, and certify passes it strictly (no failure, no skip) in every mode the
- * README claims. One install serves the three frameworks.
+ * "Done when an outside project written from the package READMEs alone passes certify strictly in
+ * both modes with durable disbursement and reconciliation, in under 60 lines of glue": each adapter
+ * README's complete server, taken verbatim, runs on the packed packages installed with npm outside
+ * the repository, and certify passes it strictly (no failure, no skip, nothing declared lacking: it
+ * is restarted on its data directory for the restart check) in both integration modes. It must run
+ * the durable worker and stop cleanly on SIGTERM. One install serves the three frameworks.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certifyExample } from '../src/certify-example.js';
 import { makeOutsideProject, REPO_ROOT } from '../src/outside-project.js';
-import { exampleModule } from '../src/readme-example.js';
+import { exampleModule, glueLines } from '../src/readme-example.js';
 
 const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
-const MODES = ['basic'] as const;
+const MODES = ['basic', 'data-sharing'] as const;
+/** The Done-when's bound on what an integrator writes per framework. */
+const MAX_GLUE_LINES = 60;
 let project: string;
 
 beforeAll(() => {
@@ -28,14 +32,31 @@ afterAll(() => {
 });
 
 describe.each(FRAMEWORKS)('the @bnpl-kit/%s README server', (framework) => {
-  const module = exampleModule(join(REPO_ROOT, 'packages', framework, 'README.md'));
+  const readme = join(REPO_ROOT, 'packages', framework, 'README.md');
+  const module = exampleModule(readme);
+
+  it(`is under ${MAX_GLUE_LINES} lines of glue`, () => {
+    expect(glueLines(readme)).toBeLessThan(MAX_GLUE_LINES);
+  });
+
+  it('runs the durable worker (disbursement on readiness, reconciliation) with readiness and drain', () => {
+    expect(module).toMatch(/createMarketWorker\(/);
+    expect(module).toMatch(/\.start\(\)/);
+    expect(module).toMatch(/enqueueDisbursement\(tx,/);
+    expect(module).not.toMatch(/reconciliation:\s*false/);
+    expect(module).toMatch(/readinessResponse\(/);
+    expect(module).toMatch(/drainOnSignals\(/);
+  });
 
   it('compares no token with === (constant time only)', () => {
     expect(module).not.toMatch(/===\s*[\w.?]*(token|Token)/);
   });
 
   it.each(MODES)('passes certify strictly in %s mode', async (mode) => {
-    const { report, text, output } = await certifyExample(project, module, mode);
+    const { report, text, output, exitCodes } = await certifyExample(project, module, mode);
     expect(report.ok, `${text}\n--- server output ---\n${output}`).toBe(true);
+    expect(report.lacks).toEqual([]);
+    // Each stop (the restart check's and the last) drained and exited by itself with 0.
+    expect(exitCodes, output).toEqual([0, 0]);
   });
 });
