@@ -37,7 +37,10 @@ export interface StoreUsers {
   /** Spread into `createMarket`'s hooks. Users sign in with `Authorization: Bearer <session token>`. */
   hooks: StoreUserHooks;
   /** The user's claim object (`buildClaimObject`), with the last push's commitments when asked. */
-  claimsOf(user: UserRecord, options?: { scopes?: readonly string[]; includeCommitments?: boolean }): Promise<ClaimObject>;
+  claimsOf(
+    user: UserRecord,
+    options?: { scopes?: readonly string[]; includeCommitments?: boolean },
+  ): Promise<ClaimObject>;
   /**
    * Sandbox only: creates the user unless it exists, gives it a fresh session token and lists it
    * in `demoUser`. Returns the session token.

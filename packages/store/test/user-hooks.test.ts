@@ -28,7 +28,11 @@ describe.each(backends)('storeUsers on $name', (backend) => {
   it('signs a demo user in, finds it by session, and shows its claims with the last commitments', async () => {
     const users = storeUsers(store, config);
     const id = unique('demo');
-    const token = await users.addDemoUser({ id, profile, customClaims: { loyalty: { tier: 'gold', points: 1200 } } });
+    const token = await users.addDemoUser({
+      id,
+      profile,
+      customClaims: { loyalty: { tier: 'gold', points: 1200 } },
+    });
     const request = new Request('http://m/', { headers: { authorization: `Bearer ${token}` } });
     expect(await users.hooks.authenticateInternalUser(request, ctx)).toEqual({ id });
     const stranger = new Request('http://m/', { headers: { authorization: 'Bearer nobody' } });
@@ -36,7 +40,11 @@ describe.each(backends)('storeUsers on $name', (backend) => {
 
     await users.hooks.updateUserId({ localId: id, credifyId: `${id}-credify` }, ctx);
     await users.hooks.upsertCommitments(
-      { localId: id, credifyId: `${id}-credify`, commitments: { 'org-1:loyalty': 'c-loyalty', email: 'c-email' } },
+      {
+        localId: id,
+        credifyId: `${id}-credify`,
+        commitments: { 'org-1:loyalty': 'c-loyalty', email: 'c-email' },
+      },
       ctx,
     );
     const byCredifyId = await users.hooks.fetchUserClaimObject(
@@ -44,7 +52,11 @@ describe.each(backends)('storeUsers on $name', (backend) => {
       ctx,
     );
     expect(byCredifyId).toEqual({
-      'org-1:loyalty': { 'org-1:tier': 'gold', 'org-1:points': 1200, 'org-1:loyalty:commitment': 'c-loyalty' },
+      'org-1:loyalty': {
+        'org-1:tier': 'gold',
+        'org-1:points': 1200,
+        'org-1:loyalty:commitment': 'c-loyalty',
+      },
     });
 
     const shown = await users.demoUser();

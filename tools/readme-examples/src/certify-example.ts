@@ -64,7 +64,10 @@ export async function certifyExample(
   const run = await startCertification({ marketUrl, mode, sandboxPort: 0 });
   const readyUrl = `${marketUrl}/v1/demo-user`;
   // A fresh working directory: the store's PGlite data directory starts empty, and survives restarts.
-  const server = exampleProcess(file, mkdtempSync(join(projectDir, 'run-')), { PATH: process.env.PATH, ...run.env });
+  const server = exampleProcess(file, mkdtempSync(join(projectDir, 'run-')), {
+    PATH: process.env.PATH,
+    ...run.env,
+  });
   const exitCodes: (number | null)[] = [];
   try {
     await server.start(readyUrl);

@@ -37,7 +37,8 @@ export class PermanentJobFailure extends Error {
 
 export interface JobWorkerOptions {
   /** With `countJobs`, the queue depth and age gauges are observed while the worker runs. */
-  store: Pick<Store, 'claimNextJob' | 'completeJob' | 'failJob' | 'enqueueJob'> & Partial<Pick<Store, 'countJobs'>>;
+  store: Pick<Store, 'claimNextJob' | 'completeJob' | 'failJob' | 'enqueueJob'> &
+    Partial<Pick<Store, 'countJobs'>>;
   /** Job kind → what runs it. */
   runners: Record<string, JobRunner>;
   /** Jobs enqueued once per period across every process on the database (reconciliation, retention). */

@@ -52,10 +52,7 @@ const STATUSES: readonly JobStatus[] = ['pending', 'running', 'done', 'failed'];
  * Returns what unregisters it (the worker's stop). A query that fails observes nothing: a gap in
  * the series, not a false zero.
  */
-export function observeJobQueue(source: {
-  countJobs(): Promise<JobCounts>;
-  now: () => Date;
-}): () => void {
+export function observeJobQueue(source: { countJobs(): Promise<JobCounts>; now: () => Date }): () => void {
   const { queueDepth, oldestAge } = instruments();
   let pending: Promise<JobCounts | undefined> | undefined;
   // Both gauges are read in one collection: one query serves them.
