@@ -4,7 +4,7 @@
  * README's complete server, taken verbatim, runs on the packed packages installed with npm outside
  * the repository, and certify passes it strictly (no failure, no skip, nothing declared lacking: it
  * is restarted on its data directory for the restart check) in both integration modes. It must run
- * the durable worker and stop cleanly on SIGTERM. One install serves the three frameworks.
+ * the durable worker and stop cleanly on SIGTERM. One install serves the five frameworks.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { certifyExample } from '../src/certify-example.js';
 import { makeOutsideProject, REPO_ROOT } from '../src/outside-project.js';
 import { exampleModule, glueLines } from '../src/readme-example.js';
 
-const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
+const FRAMEWORKS = ['express', 'koa', 'hono', 'fastify', 'nestjs'] as const;
 const MODES = ['basic', 'data-sharing'] as const;
 /** The Done-when's bound on what an integrator writes per framework. */
 const MAX_GLUE_LINES = 60;
@@ -22,7 +22,19 @@ let project: string;
 beforeAll(() => {
   project = makeOutsideProject(
     ['packages/core', 'packages/store', ...FRAMEWORKS.map((f) => `packages/${f}`)],
-    ['express@^5.1.0', 'koa@^3.0.0', 'koa-mount@^4.2.0', 'hono@^4.9.0', '@hono/node-server@^1.19.0'],
+    [
+      'express@^5.1.0',
+      'koa@^3.0.0',
+      'koa-mount@^4.2.0',
+      'hono@^4.9.0',
+      '@hono/node-server@^1.19.0',
+      'fastify@^5.6.0',
+      '@nestjs/common@^11.1.0',
+      '@nestjs/core@^11.1.0',
+      '@nestjs/platform-express@^11.1.0',
+      'reflect-metadata@^0.2.0',
+      'rxjs@^7.8.0',
+    ],
   );
   // Packing and one `npm install` from the registry: minutes on a loaded machine; a timeout means hung.
 }, 900_000);
