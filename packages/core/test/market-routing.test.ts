@@ -57,6 +57,20 @@ describe('market routing', () => {
     expect((await call(production.market, '/v1/demo-user')).status).toBe(404);
   });
 
+  it('reads a demo user given as a function on every request (the users as stored now)', async () => {
+    let pushes = 0;
+    const { market } = await makeMarket({
+      demoUser: async () => ({ id: 'user-an', session_token: 's1', claims: { pushes } }),
+    });
+    expect(await (await call(market, '/v1/demo-user')).json()).toEqual({
+      id: 'user-an',
+      session_token: 's1',
+      claims: { pushes: 0 },
+    });
+    pushes = 1;
+    expect((await (await call(market, '/v1/demo-user')).json()).claims).toEqual({ pushes: 1 });
+  });
+
   it('honours a custom prefix and custom paths', async () => {
     const { market, store } = await makeMarket({
       paths: {

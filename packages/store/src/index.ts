@@ -26,3 +26,9 @@ export type { PruneResult } from './repositories/retention.js';
 export { type SandboxRecordRepository, sandboxRecords } from './repositories/sandbox-records.js';
 export type { UserOps } from './repositories/users.js';
 export type { MaintenanceOps, Store, StoreOperations, StoreTransaction } from './store.js';
+export {
+  type StoreUserHooks,
+  type StoreUsers,
+  type StoreUsersConfig,
+  storeUsers,
+} from './user-hooks.js';

@@ -35,6 +35,7 @@ export {
   type StopOptions,
 } from './worker/job-worker.js';
 export { createMarketWorker, type MarketWorkerOptions } from './worker/market-worker.js';
+export { WORKER_METRIC_NAMES } from './worker/metrics.js';
 export { type PeriodicJob, periodicDedupeKey } from './worker/periodic.js';
 export {
   type Correction,

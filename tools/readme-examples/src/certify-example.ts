@@ -21,40 +21,66 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The README server as a child process, restartable in its own working directory (its PGlite data stays). */
+function exampleProcess(file: string, cwd: string, env: Record<string, string | undefined>) {
+  let output = '';
+  let child: ChildProcess | undefined;
+  return {
+    output: () => output,
+    /** Starts it and resolves once `readyUrl` answers; rejects if it exits first. */
+    async start(readyUrl: string): Promise<void> {
+      const started = spawn(process.execPath, [file], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = started;
+      started.stdout?.on('data', (chunk) => (output += chunk));
+      started.stderr?.on('data', (chunk) => (output += chunk));
+      const exited = once(started, 'exit').then(([code]) => {
+        throw new Error(`The example exited with ${code} before answering:\n${output}`);
+      });
+      try {
+        await Promise.race([waitForHttp(readyUrl, { timeoutMs: 60_000 }), exited]);
+      } finally {
+        exited.catch(() => {});
+      }
+    },
+    /** SIGTERM, as a platform stops it: the README's drain must let it exit by itself, and cleanly. */
+    async stop(): Promise<number | null> {
+      if (child === undefined || child.exitCode !== null) return child?.exitCode ?? null;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+}
+
 export async function certifyExample(
   projectDir: string,
   module: string,
   mode: IntegrationMode,
-): Promise<{ report: ContractReport; text: string; output: string }> {
+): Promise<{ report: ContractReport; text: string; output: string; exitCodes: (number | null)[] }> {
   const file = join(projectDir, `server-${mode}-${Date.now()}.mjs`);
   writeFileSync(file, module);
   const marketUrl = `http://127.0.0.1:${await freePort()}/bnpl`; // mounted under /bnpl
   const run = await startCertification({ marketUrl, mode, sandboxPort: 0 });
-  let output = '';
-  let child: ChildProcess | undefined;
+  const readyUrl = `${marketUrl}/v1/demo-user`;
+  // A fresh working directory: the store's PGlite data directory starts empty, and survives restarts.
+  const server = exampleProcess(file, mkdtempSync(join(projectDir, 'run-')), {
+    PATH: process.env.PATH,
+    ...run.env,
+  });
+  const exitCodes: (number | null)[] = [];
   try {
-    child = spawn(process.execPath, [file], {
-      // A fresh working directory: the store's PGlite data directory starts empty.
-      cwd: mkdtempSync(join(projectDir, 'run-')),
-      env: { PATH: process.env.PATH, ...run.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-    const exited = once(child, 'exit').then(([code]) => {
-      throw new Error(`The example exited with ${code} before answering:\n${output}`);
-    });
-    await Promise.race([waitForHttp(`${marketUrl}/v1/demo-user`, { timeoutMs: 60_000 }), exited]);
-    exited.catch(() => {});
-    // The example's store is durable (PGlite on disk), but this run does not restart it: certify is
-    // told so, instead of reporting the restart check as not exercised.
-    const report = await runContractSuite({ ...run.suiteOptions, allowSkips: false, lacks: ['restart'] });
-    return { report, text: formatTextReport(report), output };
+    await server.start(readyUrl);
+    // certify's --restart-command: stop the server (SIGTERM, its drain) and start it again on the
+    // same data directory. So nothing is declared lacking: the example is durable, and shown to be.
+    const restartMarket = async () => {
+      exitCodes.push(await server.stop());
+      await server.start(readyUrl);
+    };
+    const report = await runContractSuite({ ...run.suiteOptions, allowSkips: false, restartMarket });
+    return { report, text: formatTextReport(report), output: server.output(), exitCodes };
   } finally {
-    if (child?.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    exitCodes.push(await server.stop());
     await run.close();
   }
 }

@@ -20,3 +20,15 @@ export function exampleModule(readmePath: string, heading = '## A complete minim
     throw new Error(`${readmePath}: ${ts.flattenDiagnosticMessageText(diagnostics[0]!.messageText, '\n')}`);
   return outputText;
 }
+
+/**
+ * Lines of glue an integrator writes: the example's source lines that hold code, blank lines and
+ * comment-only lines left out (imports count: the integrator writes them too).
+ */
+export function glueLines(readmePath: string, heading = '## A complete minimal server'): number {
+  const source = codeBlockUnder(readFileSync(readmePath, 'utf8'), heading);
+  return source.split('\n').filter((line) => {
+    const code = line.trim();
+    return code !== '' && !code.startsWith('//') && !code.startsWith('/*') && !code.startsWith('*');
+  }).length;
+}

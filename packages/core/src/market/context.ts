@@ -25,7 +25,7 @@ export interface MarketDeps<Tx extends MarketTransaction = MarketTransaction> {
   paths: MarketPaths;
   limits: MarketLimits;
   onUnknownEvent: UnknownEventHandler<Tx> | undefined;
-  demoUser: Record<string, unknown>;
+  demoUser: Record<string, unknown> | (() => Promise<Record<string, unknown>> | Record<string, unknown>);
   /** The URL the service signs webhooks for: publicBaseUrl + prefix + webhook path. */
   webhookUrl: string;
   webhookKeys: WebhookKeySource;

@@ -88,8 +88,13 @@ export interface CreateMarketOptions<Tx extends MarketTransaction = MarketTransa
   paths?: Partial<MarketPaths>;
   limits?: Partial<MarketLimits>;
   onUnknownEvent?: UnknownEventHandler<Tx>;
-  /** What `GET /demo-user` answers in sandbox mode. */
-  demoUser?: Record<string, unknown>;
+  /**
+   * What `GET /demo-user` answers in sandbox mode: a fixed object, or a function read on every
+   * request, so the answer shows the demo users as stored now (certify reads their session token
+   * and the claims with the last push's commitments from it). A thrown `KitError` is answered as
+   * its problem; anything else is a 500.
+   */
+  demoUser?: Record<string, unknown> | (() => Promise<Record<string, unknown>> | Record<string, unknown>);
   /**
    * Who is calling, for the per-client bounds (offer filtering's unknown tokens). Default: the
    * peer address the Node bridge or the Hono adapter saw. Behind a reverse proxy every request has

@@ -12,10 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
+import { type MarketLogger, silentLogger, withSpan } from '@bnpl-kit/core';
 import type { Job } from '../records.js';
 import type { Store } from '../store.js';
+import { observeJobQueue, recordJobRun } from './metrics.js';
 import { type PeriodicJob, periodicScheduler } from './periodic.js';
+import { withTraceIds } from './trace-logger.js';
 
 export interface JobRunContext {
   /** Aborts when a drain's deadline passes with this job still running. */
@@ -34,7 +36,9 @@ export class PermanentJobFailure extends Error {
 }
 
 export interface JobWorkerOptions {
-  store: Pick<Store, 'claimNextJob' | 'completeJob' | 'failJob' | 'enqueueJob'>;
+  /** With `countJobs`, the queue depth and age gauges are observed while the worker runs. */
+  store: Pick<Store, 'claimNextJob' | 'completeJob' | 'failJob' | 'enqueueJob'> &
+    Partial<Pick<Store, 'countJobs'>>;
   /** Job kind → what runs it. */
   runners: Record<string, JobRunner>;
   /** Jobs enqueued once per period across every process on the database (reconciliation, retention). */
@@ -84,7 +88,7 @@ function positive(name: string, value: number): number {
 
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const { store, runners } = options;
-  const logger = options.logger ?? silentLogger;
+  const logger = withTraceIds(options.logger ?? silentLogger);
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = positive('leaseMs', options.leaseMs ?? 60_000);
   const minIdleMs = positive('minIdleMs', options.minIdleMs ?? 100);
@@ -95,12 +99,9 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     if (runners[job.kind] === undefined) throw new TypeError(`periodic job ${job.kind} has no runner`);
   }
   const kinds = Object.keys(runners);
-  const scheduler = periodicScheduler({
-    store,
-    jobs: periodic,
-    now: options.now ?? (() => new Date()),
-    logger,
-  });
+  const now = options.now ?? (() => new Date());
+  const scheduler = periodicScheduler({ store, jobs: periodic, now, logger });
+  let unobserveQueue: (() => void) | undefined;
   const abort = new AbortController();
   let state: JobWorkerState = 'idle';
   let loops: Promise<void> | undefined;
@@ -125,21 +126,29 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     for (const wake of [...sleepers]) wake();
   }
 
-  async function runOne(job: Job<unknown>): Promise<void> {
-    const runner = runners[job.kind]!;
-    const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
-    try {
-      await runner(job as Job<never>, { signal: abort.signal, workerId });
-      await store.completeJob(job.id, { workerId });
-    } catch (error) {
-      const permanent = error instanceof PermanentJobFailure;
-      const failed = await store.failJob(job.id, error, { workerId, giveUp: permanent });
-      const level = permanent || failed?.status === 'failed' ? 'error' : 'warn';
-      logger[level](
-        { ...fields, err: error, retryAt: failed?.status === 'pending' ? failed.runAt : undefined },
-        failed?.status === 'pending' ? 'job failed; will retry' : 'job failed for good',
-      );
-    }
+  /** One job in its span (`bnpl.job <kind>`): the service calls it makes and its log lines join the trace. */
+  function runOne(job: Job<unknown>): Promise<void> {
+    const attributes = { 'bnpl.job_kind': job.kind, 'bnpl.job_id': job.id, 'bnpl.job_attempt': job.attempts };
+    return withSpan(`bnpl.job ${job.kind}`, attributes, async (span) => {
+      const runner = runners[job.kind]!;
+      const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
+      try {
+        await runner(job as Job<never>, { signal: abort.signal, workerId });
+        await store.completeJob(job.id, { workerId });
+        recordJobRun(job.kind, 'done');
+      } catch (error) {
+        const permanent = error instanceof PermanentJobFailure;
+        const failed = await store.failJob(job.id, error, { workerId, giveUp: permanent });
+        const retry = failed?.status === 'pending';
+        recordJobRun(job.kind, retry ? 'retry' : 'failed');
+        span.setAttribute('bnpl.outcome', retry ? 'retry' : 'failed');
+        const level = permanent || failed?.status === 'failed' ? 'error' : 'warn';
+        logger[level](
+          { ...fields, err: error, retryAt: failed?.status === 'pending' ? failed.runAt : undefined },
+          retry ? 'job failed; will retry' : 'job failed for good',
+        );
+      }
+    });
   }
 
   async function pollLoop(): Promise<void> {
@@ -179,6 +188,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     const outcome = await Promise.race([loops ?? Promise.resolve(), deadline]);
     clearTimeout(timer);
     state = 'stopped';
+    unobserveQueue?.();
     if (outcome !== 'deadline') return { drained: true };
     abort.abort(new Error('the worker is shutting down'));
     logger.warn(
@@ -196,6 +206,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     start() {
       if (state !== 'idle') return;
       state = 'running';
+      const { countJobs } = store;
+      if (countJobs) unobserveQueue = observeJobQueue({ countJobs: () => countJobs.call(store), now });
       loops = Promise.all(Array.from({ length: concurrency }, () => pollLoop())).then(() => {});
     },
     nudge() {

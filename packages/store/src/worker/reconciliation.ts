@@ -17,6 +17,7 @@ import { followServiceStatus } from '@bnpl-kit/core/wire';
 import type { Job } from '../records.js';
 import type { Store, StoreTransaction } from '../store.js';
 import type { JobRunContext } from './job-worker.js';
+import { recordReconciliationCorrection } from './metrics.js';
 
 export const RECONCILE_JOB = 'reconcile';
 
@@ -93,6 +94,7 @@ export async function runReconciliation(
       const correction = await reconcileOne(deps, order.id, source, context?.signal);
       if (correction) {
         run.corrections.push(correction);
+        recordReconciliationCorrection(correction.from, correction.to);
         deps.logger.info({ ...correction, jobId: job.id }, 'reconciliation corrected an order status');
       }
     } catch (error) {

@@ -22,5 +22,6 @@ export async function bnplRedirect(ctx: RouteContext): Promise<MarketAnswer> {
 }
 
 export async function demoUser(ctx: RouteContext): Promise<MarketAnswer> {
-  return json(ctx.deps.demoUser);
+  const { demoUser } = ctx.deps;
+  return json(typeof demoUser === 'function' ? await demoUser() : demoUser);
 }
