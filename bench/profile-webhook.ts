@@ -154,6 +154,7 @@ console.log(
     cpuMicrosPerWebhook: Math.round((cpu.user + cpu.system) / measured),
   }),
 );
+if (!profileOut && process.env.BENCH_HEAP_OUT) writeFileSync(process.env.BENCH_HEAP_OUT, JSON.stringify(heap));
 if (!profileOut) for (const row of topAllocations(heap as SampledHeap, measured, 20)) console.log(row);
 if (profileOut) {
   const { profile } = (await session.post('Profiler.stop')) as { profile: Parameters<typeof topSelfTime>[0] };
