@@ -104,7 +104,9 @@ async function kit(body: string): Promise<number> {
 
 const total = Number(n);
 const prefix = `ref_${process.pid}`;
-const bodies = Array.from({ length: total }, (_, i) => JSON.stringify(wireOrder({ reference_id: `${prefix}_${i}` })));
+const bodies = Array.from({ length: total }, (_, i) =>
+  JSON.stringify(wireOrder({ reference_id: `${prefix}_${i}` })),
+);
 const create = variant === 'baseline' ? baseline : kit;
 
 let roundTrips = 0;

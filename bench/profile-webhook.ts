@@ -130,11 +130,11 @@ const cpuBefore = process.cpuUsage();
 if (!profileOut) await session.post('HeapProfiler.enable');
 if (!profileOut)
   await session.post('HeapProfiler.startSampling', {
-  samplingInterval: 512,
-  // Count what the young and old generation collected too: the total allocated, not what survived.
-  includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
-});
+    samplingInterval: 512,
+    // Count what the young and old generation collected too: the total allocated, not what survived.
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
 await run(warm, total);
 const heap = profileOut
   ? { samples: [] }
@@ -150,11 +150,14 @@ console.log(
     roundTripsPerWebhook: backend === 'postgres' ? roundTrips / measured : 'n/a (in-process)',
     pgliteProtocolCallsPerWebhook: backend === 'pglite' ? pgliteCalls / measured : 'n/a',
     allocatedKBPerWebhook: Number((sampledBytes / measured / 1024).toFixed(2)),
-    heapGrowthKBPerWebhook: Number(((process.memoryUsage().heapUsed - heapBefore) / measured / 1024).toFixed(2)),
+    heapGrowthKBPerWebhook: Number(
+      ((process.memoryUsage().heapUsed - heapBefore) / measured / 1024).toFixed(2),
+    ),
     cpuMicrosPerWebhook: Math.round((cpu.user + cpu.system) / measured),
   }),
 );
-if (!profileOut && process.env.BENCH_HEAP_OUT) writeFileSync(process.env.BENCH_HEAP_OUT, JSON.stringify(heap));
+if (!profileOut && process.env.BENCH_HEAP_OUT)
+  writeFileSync(process.env.BENCH_HEAP_OUT, JSON.stringify(heap));
 if (!profileOut) for (const row of topAllocations(heap as SampledHeap, measured, 20)) console.log(row);
 if (profileOut) {
   const { profile } = (await session.post('Profiler.stop')) as { profile: Parameters<typeof topSelfTime>[0] };

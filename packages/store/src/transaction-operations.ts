@@ -24,7 +24,8 @@ export const OPERATION_GROUPS: readonly Group[] = [
     claimStaleOrders: (options: { staleForMs: number; limit: number }) => claimStaleOrders(q, jobs, options),
     pruneFinished: (olderThanMs: number) => pruneFinished(q, jobs, olderThanMs),
   }),
-  (q) => ({ query: q.query }),
+  // Bound: a connection may keep its state on `this` (the pg transaction client does).
+  (q) => ({ query: q.query.bind(q) as Queryable['query'] }),
 ];
 const TRANSACTION_GROUPS: readonly Group[] = [...OPERATION_GROUPS, (q) => orderTransactionOps(q)];
 
@@ -40,7 +41,9 @@ const NEVER: Queryable = { query: () => Promise.reject(new Error('not a connecti
 const prototype: object = {};
 TRANSACTION_GROUPS.forEach((group, index) => {
   // The names, read once from a group built on a connection that is never queried.
-  for (const name of Object.keys(group(NEVER, { now: undefined, retry: undefined } as unknown as JobContext))) {
+  for (const name of Object.keys(
+    group(NEVER, { now: undefined, retry: undefined } as unknown as JobContext),
+  )) {
     Object.defineProperty(prototype, name, {
       enumerable: true,
       get(this: Holder) {

@@ -12,10 +12,10 @@
  *   one insert of the order and its history row.
  */
 import {
+  type Amount,
   createMarket,
   type MarketHooks,
   type ServiceClient,
-  type ServiceOrder,
   silentLogger,
 } from '@bnpl-kit/core';
 import { generateKeyPair, signWebhook, wireOrder } from '@bnpl-kit/core/testing';
@@ -62,16 +62,18 @@ function counting(executor: SqlExecutor): { executor: SqlExecutor; log: string[]
       },
       transaction: (work) => {
         log.push('BEGIN');
-        return executor.transaction((tx) => work(wrapTx(tx))).then(
-          (result) => {
-            log.push('COMMIT');
-            return result;
-          },
-          (error: unknown) => {
-            log.push('ROLLBACK');
-            throw error;
-          },
-        );
+        return executor
+          .transaction((tx) => work(wrapTx(tx)))
+          .then(
+            (result) => {
+              log.push('COMMIT');
+              return result;
+            },
+            (error: unknown) => {
+              log.push('ROLLBACK');
+              throw error;
+            },
+          );
       },
       close: () => executor.close(),
     },
@@ -103,7 +105,9 @@ const backends: Backend[] = [
             return {
               executor,
               schema,
-              drop: () => withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+              drop: async () => {
+                await withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+              },
             };
           },
         },
@@ -136,7 +140,7 @@ describe.each(backends)('statements per request on $name', (backend) => {
   });
 
   const service = {
-    createOrder: async (input: { referenceId: string; totalAmount: ServiceOrder['totalAmount'] }) => ({
+    createOrder: async (input: { referenceId: string; totalAmount: Amount }) => ({
       id: unique('svc-order'),
       referenceId: input.referenceId,
       totalAmount: input.totalAmount,
