@@ -162,7 +162,9 @@ if (profileOut) {
   console.log(JSON.stringify(summary));
   for (const row of topSelfTime(profile, 25)) console.log(row);
 } else {
-  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: SampledHeap };
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as {
+    profile: SampledHeap;
+  };
   if (process.env.BENCH_HEAP_OUT) writeFileSync(process.env.BENCH_HEAP_OUT, JSON.stringify(profile));
   summary.allocatedKBPerOrder = Number(
     (profile.samples.reduce((sum, s) => sum + s.size, 0) / measured / 1024).toFixed(2),

@@ -3,12 +3,13 @@
  * not depend on how loaded the machine is. In one process, without HTTP: the store on PostgreSQL
  * (BENCH_DATABASE_URL) or PGlite (`pglite`), `market.handle` fed N pre-signed status updates
  * `concurrency` at a time, with no hook (`plain`) or a no-op `handleWebhook` (`hook`). Prints
- * - protocol round trips per webhook (every `pg` Client.query call: BEGIN, statements, COMMIT),
- * - bytes allocated per webhook (heap growth with GC disabled between samples is not available,
- *   so: `v8.getHeapStatistics().total_allocated_bytes`-style accounting through the sampling
- *   heap profiler's total),
- * - with BENCH_PROF_OUT, a `.cpuprofile` of the measured loop only (setup and signing excluded)
- *   and its top self-time functions as shares of the total.
+ * - protocol round trips per webhook on PostgreSQL (every `pg` Client.query: BEGIN, statements,
+ *   COMMIT; packages/store/test/round-trips.test.ts holds the kit to its count),
+ * - bytes allocated per webhook (the sampling heap profiler, counting what GC collected too) and
+ *   the functions that allocated most; BENCH_HEAP_OUT writes the heap profile,
+ * - with BENCH_PROF_OUT instead, a `.cpuprofile` of the measured loop only (setup and signing
+ *   excluded) and its top self-time functions as shares of the total.
+ * CPU microseconds are printed too, but they depend on the machine's load: compare shares.
  *
  *   tsx --conditions=source profile-webhook.ts <plain|hook> [postgres|pglite] [n] [concurrency]
  */
@@ -52,7 +53,7 @@ const market = createMarket({
 });
 
 const total = Number(n);
-const signed: { headers: Record<string, string>; body: string }[] = [];
+const signed: { headers: Record<string, string>; body: Uint8Array<ArrayBuffer> }[] = [];
 for (let i = 0; i < total; i++) {
   const id = `ord_${i}`;
   await store.insertOrder({
@@ -81,19 +82,8 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;
 
-// PGlite: every statement, BEGIN and COMMIT reaches the WebAssembly backend through this method.
-let pgliteCalls = 0;
-if (backend === 'pglite') {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const exec = PGlite.prototype.execProtocolStream;
-  PGlite.prototype.execProtocolStream = function (this: InstanceType<typeof PGlite>, ...args) {
-    pgliteCalls++;
-    return exec.apply(this, args);
-  } as typeof exec;
-}
-
 async function deliver(i: number): Promise<void> {
-  const s = signed[i] as { headers: Record<string, string>; body: string };
+  const s = signed[i] as (typeof signed)[number];
   const response = await market.handle(
     new Request(market.webhookUrl, { method: 'POST', headers: s.headers, body: s.body }),
   );
@@ -114,7 +104,6 @@ async function run(from: number, to: number): Promise<void> {
 const warm = Math.floor(total / 10);
 await run(0, warm);
 roundTrips = 0;
-pgliteCalls = 0;
 const session = new Session();
 session.connect();
 const profileOut = process.env.BENCH_PROF_OUT;
@@ -138,7 +127,7 @@ if (!profileOut)
 await run(warm, total);
 const heap = profileOut
   ? { samples: [] }
-  : ((await session.post('HeapProfiler.stopSampling')) as { profile: SampledHeap }).profile;
+  : ((await session.post('HeapProfiler.stopSampling')) as unknown as { profile: SampledHeap }).profile;
 const cpu = process.cpuUsage(cpuBefore);
 const measured = total - warm;
 const sampledBytes = heap.samples.reduce((sum, s) => sum + s.size, 0);
@@ -148,7 +137,6 @@ console.log(
     backend,
     webhooks: measured,
     roundTripsPerWebhook: backend === 'postgres' ? roundTrips / measured : 'n/a (in-process)',
-    pgliteProtocolCallsPerWebhook: backend === 'pglite' ? pgliteCalls / measured : 'n/a',
     allocatedKBPerWebhook: Number((sampledBytes / measured / 1024).toFixed(2)),
     heapGrowthKBPerWebhook: Number(
       ((process.memoryUsage().heapUsed - heapBefore) / measured / 1024).toFixed(2),
