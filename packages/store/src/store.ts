@@ -7,16 +7,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MarketLogger, MarketStore, MarketTransaction } from '@bnpl-kit/core';
 import type { Dialect, Queryable, SqlExecutor } from './executor/types.js';
 import { type MigrationResult, migrate, migrationsApplied } from './migrations/migrate.js';
-import { type JobContext, type JobOps, jobOps } from './repositories/jobs.js';
-import {
-  type OrderReads,
-  type OrderTransactionOps,
-  orderReads,
-  orderTransactionOps,
-} from './repositories/orders.js';
-import { claimStaleOrders, type StaleOrder } from './repositories/reconciliation.js';
-import { type PruneResult, pruneFinished } from './repositories/retention.js';
-import { type UserOps, userOps } from './repositories/users.js';
+import type { JobContext, JobOps } from './repositories/jobs.js';
+import type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
+import type { StaleOrder } from './repositories/reconciliation.js';
+import type { PruneResult } from './repositories/retention.js';
+import type { UserOps } from './repositories/users.js';
+import { OPERATION_GROUPS, transactionOperations } from './transaction-operations.js';
 
 /** What the worker's periodic jobs run (`@bnpl-kit/store/worker`: reconciliation and retention). */
 export interface MaintenanceOps {
@@ -73,15 +69,9 @@ export interface StoreContext {
   schema: string | undefined;
 }
 
+/** Every operation built at once: for the store itself, which builds them once. */
 function operations(q: Queryable, jobs: JobContext): StoreOperations {
-  return {
-    ...orderReads(q),
-    ...userOps(q),
-    ...jobOps(q, jobs),
-    claimStaleOrders: (options) => claimStaleOrders(q, jobs, options),
-    pruneFinished: (olderThanMs) => pruneFinished(q, jobs, olderThanMs),
-    query: q.query,
-  };
+  return Object.assign({}, ...OPERATION_GROUPS.map((group) => group(q, jobs))) as StoreOperations;
 }
 
 /** Wraps a queryable so that it refuses to run while the current async context holds a transaction. */
@@ -105,7 +95,7 @@ export function createStore(ctx: StoreContext): Store {
   // A new `tx` for every transaction, never one per connection: a `tx` kept past its transaction
   // must not reach the next transaction on the same connection (the client refuses once it ended).
   const transactionOps = (client: Queryable): StoreTransaction =>
-    Object.freeze({ ...operations(client, ctx.jobs), ...orderTransactionOps(client) });
+    transactionOperations<StoreTransaction>(client, ctx.jobs);
 
   return {
     ...operations(outer, ctx.jobs),

@@ -13,7 +13,7 @@ import {
   transactionPrelude,
 } from './pg-session.js';
 import { preparedName } from './prepared.js';
-import { type ScopedTransactionClient, scopedTransactionClient } from './transaction-scope.js';
+import { type ScopedTransactionClient, TransactionEndedError } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
 export interface PgExecutorOptions {
@@ -170,27 +170,37 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     }
   }
 
-  /** A transaction's client, usable until its work settles (see `transaction-scope.ts`). */
-  function transactionClient(client: pg.PoolClient): ScopedTransactionClient {
-    const run = async (sql: string, params?: readonly unknown[]) => {
+  /**
+   * A transaction's client, usable until its work settles (see `transaction-scope.ts`). One object
+   * with its methods on a class, not six closures: every webhook with a hook builds one.
+   */
+  class PgTransactionClient implements ScopedTransactionClient {
+    private open = true;
+    constructor(private readonly client: pg.PoolClient) {}
+    async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      return toResult<R>(await this.run(sql, params));
+    }
+    /** A script of several statements: pg answers with one result per statement, none read. */
+    async exec(sql: string): Promise<void> {
+      await this.run(sql, undefined);
+    }
+    end(): void {
+      this.open = false;
+    }
+    private async run(sql: string, params: readonly unknown[] | undefined): Promise<pg.QueryResult> {
+      if (!this.open) throw new TransactionEndedError();
       try {
-        return await client.query(statement(sql, params));
+        return await this.client.query(statement(sql, params));
       } catch (err) {
         throw failure(err, sql);
       }
-    };
-    return scopedTransactionClient({
-      query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await run(sql, params)),
-      exec: async (sql: string) => {
-        await run(sql);
-      },
-    });
+    }
   }
 
   async function transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
     const client = await begin(connection ?? (await ready()));
     let broken = false;
-    const tx = transactionClient(client);
+    const tx = new PgTransactionClient(client);
     try {
       let result: T;
       try {
