@@ -1,12 +1,14 @@
 /**
  * What every runtime serves, as one fetch handler, bundled by esbuild with no Node built-ins:
  * the contract suite's conforming market (configured over HTTP once its URL is known, as
- * contract-tests' swappable market is in-process), a probe of the runtime's Web Crypto Ed25519,
+ * contract-tests' swappable market is in-process), the behaviour suite's markets
+ * (behaviour-host.ts), a probe of the runtime's Web Crypto Ed25519,
  * and a verify loop the bench times from outside (workerd freezes clocks inside a request).
  */
 
 import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
 import { createKeyring, type Market, verifyWebhook } from '@bnpl-kit/core';
+import { handleBehaviour } from './behaviour-host.js';
 
 let market: Market | undefined;
 const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -96,6 +98,8 @@ export async function handle(request: Request): Promise<Response> {
       await verifyMany(Number(url.searchParams.get('n') ?? '0'));
       return new Response(null, { status: 204 });
   }
+  const behaviour = handleBehaviour(request, url.pathname);
+  if (behaviour) return behaviour;
   if (!market) return new Response('not configured', { status: 503 });
   return market.handle(request, { basePath: '/bnpl' });
 }
