@@ -8,9 +8,12 @@
 
 import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
 import { createKeyring, type Market, verifyWebhook } from '@bnpl-kit/core';
+import type { MemoryStore } from '@bnpl-kit/core/testing';
 import { handleBehaviour } from './behaviour-host.js';
 
 let market: Market | undefined;
+let config: TestMarketConfig | undefined;
+let store: MemoryStore | undefined;
 const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const urlSafe = (text: string) => text.replace(/-/g, '+').replace(/_/g, '/');
 
@@ -89,8 +92,15 @@ export async function handle(request: Request): Promise<Response> {
   switch (url.pathname) {
     case '/health':
       return new Response('ok');
-    case '/__configure':
-      market = createTestMarket((await request.json()) as TestMarketConfig).market;
+    case '/__configure': {
+      config = (await request.json()) as TestMarketConfig;
+      ({ market, store } = createTestMarket(config));
+      return new Response(null, { status: 204 });
+    }
+    case '/__restart':
+      // A restarted process on the same database: a new market over the same store.
+      if (!config || !store) return new Response('not configured', { status: 503 });
+      market = createTestMarket({ ...config, store }).market;
       return new Response(null, { status: 204 });
     case '/__probe':
       return Response.json(await probe());
