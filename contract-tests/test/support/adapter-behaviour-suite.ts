@@ -19,7 +19,7 @@ import {
 } from '@bnpl-kit/sandbox';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartedServer, StartOptions } from '../../src/adapters.js';
+import type { StartedServer, StartOptions } from '../../src/adapter-server.js';
 import vectors from '../../src/fixtures/webhook-and-claims.json' with { type: 'json' };
 import type { BehaviourMarketSpec } from '../../src/testing/behaviour-market.js';
 
