@@ -7,13 +7,19 @@
  */
 
 import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
-import { createKeyring, type Market, verifyWebhook } from '@bnpl-kit/core';
+import { createKeyring, type Market, type MarketStore, verifyWebhook } from '@bnpl-kit/core';
 import type { MemoryStore } from '@bnpl-kit/core/testing';
 import { handleBehaviour } from './behaviour-host.js';
 
 let market: Market | undefined;
 let config: TestMarketConfig | undefined;
 let store: MemoryStore | undefined;
+/** A store every market of this process uses instead of a fresh memory store (workerd-pg.ts). */
+let shared: MarketStore | undefined;
+
+export function useStore(store: MarketStore): void {
+  shared = store;
+}
 const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const urlSafe = (text: string) => text.replace(/-/g, '+').replace(/_/g, '/');
 
@@ -94,7 +100,8 @@ export async function handle(request: Request): Promise<Response> {
       return new Response('ok');
     case '/__configure': {
       config = (await request.json()) as TestMarketConfig;
-      ({ market, store } = createTestMarket(config));
+      // createTestMarket hands its store to createMarket only, so any MarketStore serves.
+      ({ market, store } = createTestMarket({ ...config, ...(shared && { store: shared as MemoryStore }) }));
       return new Response(null, { status: 204 });
     }
     case '/__restart':

@@ -7,9 +7,11 @@
 
 import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { webhookVectors } from '@bnpl-kit/contract-tests/testing';
-import { INTEGRATION_MODES } from '@bnpl-kit/core';
+import { INTEGRATION_MODES, type IntegrationMode } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
 import { generateApiKey, type SandboxServer, startSandboxServer } from '@bnpl-kit/sandbox';
+import { openStore } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRuntime, startRuntime } from '../src/runtimes.js';
 
@@ -53,57 +55,86 @@ describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
   });
 
   // Both modes, strictly: every check passes (a restart is a new market on the runtime's store).
-  it.each(INTEGRATION_MODES)(
-    'certifies strictly (%s): every contract check passes, none skipped',
-    async (mode) => {
-      const dataSharing = mode === 'data-sharing';
-      const marketUrl = `${running.origin}/bnpl`;
-      const organizationId = `org-${runtime}-${mode}`;
-      const orgKey = await generateKeyPair();
-      const config = {
-        mode,
-        serviceUrl: sandbox.url,
-        apiKey: generateApiKey(),
-        organizationId,
-        servicePublicKey: serviceKey.publicKey,
-        ...(dataSharing && { appSigningKey: orgKey.privateKeyPem }),
-        publicBaseUrl: marketUrl,
-        marketToken: `mkt_${crypto.randomUUID()}`,
-        callbackUrl: `${running.origin}/shop/bnpl-complete`,
-      };
-      const configured = await fetch(`${running.origin}/__configure`, {
-        method: 'POST',
-        body: JSON.stringify(config),
-      });
-      expect(configured.status).toBe(204);
-      sandbox.sandbox.organizations.upsert({
-        id: organizationId,
-        apiKeys: [config.apiKey],
-        apiBaseUrl: marketUrl,
-        webhookUrls: [`${marketUrl}/v1/webhook`],
-        ...(dataSharing && {
-          offerFilteringUrl: `${marketUrl}/v1/offers/filter`,
-          publicKey: orgKey.publicKey,
-        }),
-      });
-      const report = await runContractSuite({
-        marketUrl,
-        mode,
-        marketToken: config.marketToken,
-        restartMarket: async () => {
-          expect((await fetch(`${running.origin}/__restart`, { method: 'POST' })).status).toBe(204);
-        },
-        bnplCallbackUrl: config.callbackUrl,
-        sandbox: createHttpSandbox({
-          url: sandbox.url,
-          organizationId,
-          apiKey: config.apiKey,
-          signingKey: serviceKey.privateKeyPem,
-        }),
-      });
-      const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
-      expect(notPassed).toEqual([]);
-      expect(report.ok).toBe(true);
-    },
+  it.each(INTEGRATION_MODES)('certifies strictly (%s): every contract check passes, none skipped', (mode) =>
+    certify(running, mode),
   );
 });
+
+// workerd with the PostgreSQL store (pg over Cloudflare's sockets), a fresh schema, dropped after.
+const databaseUrl = TEST_DATABASE_URL;
+if (databaseUrl) {
+  describe('workerd on PostgreSQL (pg over cloudflare:sockets)', () => {
+    const schema = freshSchema();
+    let running: RunningRuntime;
+    beforeAll(async () => {
+      running = await startRuntime('workerd', { database: { url: databaseUrl, schema } });
+    });
+    afterAll(async () => {
+      await running?.close();
+      await dropSchema(schema);
+    });
+    it.each(INTEGRATION_MODES)('certifies strictly (%s), restart included', (mode) => certify(running, mode));
+    it('kept the orders in the PostgreSQL schema, not in memory', async () => {
+      const store = await openStore({ databaseUrl, schema, migrate: false, poolSize: 1 });
+      try {
+        const { rows } = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM bnpl_orders');
+        expect(rows[0]!.n).toBeGreaterThan(0);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+/** The contract suite, strict, against the market the runtime serves in `mode`. */
+async function certify(running: RunningRuntime, mode: IntegrationMode): Promise<void> {
+  const runtime = running.runtime;
+  const dataSharing = mode === 'data-sharing';
+  const marketUrl = `${running.origin}/bnpl`;
+  const organizationId = `org-${runtime}-${mode}`;
+  const orgKey = await generateKeyPair();
+  const config = {
+    mode,
+    serviceUrl: sandbox.url,
+    apiKey: generateApiKey(),
+    organizationId,
+    servicePublicKey: serviceKey.publicKey,
+    ...(dataSharing && { appSigningKey: orgKey.privateKeyPem }),
+    publicBaseUrl: marketUrl,
+    marketToken: `mkt_${crypto.randomUUID()}`,
+    callbackUrl: `${running.origin}/shop/bnpl-complete`,
+  };
+  const configured = await fetch(`${running.origin}/__configure`, {
+    method: 'POST',
+    body: JSON.stringify(config),
+  });
+  expect(configured.status).toBe(204);
+  sandbox.sandbox.organizations.upsert({
+    id: organizationId,
+    apiKeys: [config.apiKey],
+    apiBaseUrl: marketUrl,
+    webhookUrls: [`${marketUrl}/v1/webhook`],
+    ...(dataSharing && {
+      offerFilteringUrl: `${marketUrl}/v1/offers/filter`,
+      publicKey: orgKey.publicKey,
+    }),
+  });
+  const report = await runContractSuite({
+    marketUrl,
+    mode,
+    marketToken: config.marketToken,
+    restartMarket: async () => {
+      expect((await fetch(`${running.origin}/__restart`, { method: 'POST' })).status).toBe(204);
+    },
+    bnplCallbackUrl: config.callbackUrl,
+    sandbox: createHttpSandbox({
+      url: sandbox.url,
+      organizationId,
+      apiKey: config.apiKey,
+      signingKey: serviceKey.privateKeyPem,
+    }),
+  });
+  const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+  expect(notPassed).toEqual([]);
+  expect(report.ok).toBe(true);
+}
