@@ -55,7 +55,7 @@ async function imports(format: 'raw' | 'spki', name: string): Promise<boolean> {
 }
 
 /** Each shared vector's verdict on one backend: `valid` or the error code. */
-async function verdicts(backend: 'webcrypto' | 'noble'): Promise<Record<string, string>> {
+async function verdicts(backend: 'webcrypto' | 'noble' | 'auto'): Promise<Record<string, string>> {
   const keys = createKeyring(webhookVectors.public_key, { backend });
   const out: Record<string, string> = {};
   for (const vector of webhookVectors.webhook_cases) {
@@ -79,7 +79,9 @@ async function probe(): Promise<Record<string, unknown>> {
     for (const format of ['raw', 'spki'] as const) formats[`${name}/${format}`] = await imports(format, name);
   }
   const webcrypto = formats['Ed25519/raw'] ? await verdicts('webcrypto') : undefined;
-  return { formats, webcrypto, noble: await verdicts('noble') };
+  // What a market gets by default: `auto` picks Web Crypto, or noble where Web Crypto lacks Ed25519.
+  const auto = await createKeyring(webhookVectors.public_key).warmUp();
+  return { formats, webcrypto, noble: await verdicts('noble'), auto, byDefault: await verdicts('auto') };
 }
 
 /** Verifies the first valid vector `n` times (the keyring's default backend). */

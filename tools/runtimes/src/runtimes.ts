@@ -45,7 +45,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Prepended to the bundle: the runtime's Web Crypto refuses Ed25519 as runtimes without it do
+ * (NotSupportedError), so the kit's `@noble/ed25519` fallback is what verifies.
+ */
+const WITHOUT_ED25519 = `{
+  const subtle = globalThis.crypto.subtle;
+  const isEd25519 = (algorithm) => String(algorithm?.name ?? algorithm).toUpperCase().includes('ED25519');
+  for (const method of ['importKey', 'verify', 'generateKey']) {
+    const original = subtle[method].bind(subtle);
+    const guarded = (...args) => isEd25519(args[method === 'importKey' ? 2 : 0])
+      ? Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'))
+      : original(...args);
+    Object.defineProperty(subtle, method, { value: guarded, configurable: true });
+  }
+}`;
+
 export interface RuntimeOptions {
+  /** Start with a Web Crypto that has no Ed25519 (the fallback's test). */
+  withoutEd25519?: boolean;
   /** workerd only: serve the market on this PostgreSQL schema (entries/workerd-pg.ts), migrated first. */
   database?: { url: string; schema: string };
 }
@@ -157,9 +175,11 @@ export async function startRuntime(
     logLevel: 'silent',
     ...(database && {
       external: ['cloudflare:sockets', 'node:*', ...NODE_REQUIRES],
-      banner: { js: nodeRequireShim },
       plugins: [noPglite],
     }),
+    banner: {
+      js: [database && nodeRequireShim, options.withoutEd25519 && WITHOUT_ED25519].filter(Boolean).join('\n'),
+    },
   });
   let port: number | undefined;
   let args: string[];

@@ -52,6 +52,24 @@ describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
     });
     expect(probe.noble).toEqual(expected);
     expect(probe.webcrypto).toEqual(probe.noble);
+    expect({ auto: probe.auto, byDefault: probe.byDefault }).toEqual({
+      auto: 'webcrypto',
+      byDefault: expected,
+    });
+  });
+
+  it('falls back to @noble/ed25519 where Web Crypto lacks Ed25519, with the same verdicts', async () => {
+    const lacking = await startRuntime(runtime, { withoutEd25519: true });
+    try {
+      const probe = await (await fetch(`${lacking.origin}/__probe`)).json();
+      expect(Object.values(probe.formats)).toEqual([false, false, false, false]);
+      expect({ auto: probe.auto, byDefault: probe.byDefault }).toEqual({
+        auto: 'noble',
+        byDefault: expected,
+      });
+    } finally {
+      await lacking.close();
+    }
   });
 
   // Both modes, strictly: every check passes (a restart is a new market on the runtime's store).
