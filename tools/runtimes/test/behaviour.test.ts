@@ -4,11 +4,9 @@
  * suite's markets; the suite drives them over HTTP like any adapter's server (Node is the control:
  * the same bundle on the Node bridge).
  */
+
+import { type BehaviourTarget, describeAdapterBehaviour } from '@bnpl-kit/contract-tests/behaviour-suite';
 import { afterAll } from 'vitest';
-import {
-  type BehaviourTarget,
-  describeAdapterBehaviour,
-} from '../../../contract-tests/test/support/adapter-behaviour-suite.js';
 import { runtimeTarget } from '../src/behaviour-target.js';
 import { RUNTIMES, type RunningRuntime, type RuntimeName, startRuntime } from '../src/runtimes.js';
 
