@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Market } from '@bnpl-kit/core';
+import { clientKeyFromForwardedFor, type Market } from '@bnpl-kit/core';
 import * as expressAdapter from '@bnpl-kit/express';
 import * as fastifyAdapter from '@bnpl-kit/fastify';
 import * as honoAdapter from '@bnpl-kit/hono';
@@ -31,25 +31,9 @@ import bodyParser from 'koa-bodyparser';
 import mount from 'koa-mount';
 import next from 'next';
 
-/**
- * A body parser mounted globally before the router: `keeps-raw` keeps the raw bytes where the
- * adapter looks for them (`express.json({ verify })`, `koa-bodyparser`, Hono's text cache);
- * `discards-raw` leaves only the parsed object.
- */
-export type GlobalJsonParser = 'none' | 'keeps-raw' | 'discards-raw';
+import type { StartedServer, StartOptions } from './adapter-server.js';
 
-export interface StartOptions {
-  /** Where the kit is mounted; `''` for the root. Default `/bnpl`. */
-  mountPath?: string;
-  globalJsonParser?: GlobalJsonParser;
-}
-
-export interface StartedServer {
-  /** Where the kit is mounted: origin + mount path, e.g. `http://127.0.0.1:41234/bnpl`. */
-  url: string;
-  origin: string;
-  close(): Promise<void>;
-}
+export type { GlobalJsonParser, StartedServer, StartOptions } from './adapter-server.js';
 
 export interface AdapterEntry {
   /** `frameworkName`, or `<frameworkName>-<platform>` for a framework that runs on several. */
@@ -65,7 +49,7 @@ export interface AdapterEntry {
   /**
    * How a market on this framework tells its callers apart (`createMarket({ clientKey })`) where the
    * handler sees no socket: Next's route handlers get a plain Request, and Next's server puts the
-   * peer address in `X-Forwarded-For` when no proxy did.
+   * peer address in `X-Forwarded-For` when no proxy did (one hop, read from the right).
    */
   clientKey?: (request: Request) => string | undefined;
   start(market: Market, options?: StartOptions): Promise<StartedServer>;
@@ -240,6 +224,10 @@ async function startNext(market: Market, options: StartOptions = {}): Promise<St
   const handle = await nextHandler;
   const server = createServer((req, res) => {
     if (mountPath === '' && req.url !== '/health') req.url = `/bnpl${req.url}`;
+    // Next must sit behind a proxy that appends the peer to X-Forwarded-For (Next itself only sets
+    // the header when absent, so a client could write it): this server plays that proxy.
+    const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress].flat().filter(Boolean);
+    req.headers['x-forwarded-for'] = forwarded.join(', ');
     nextMarket.run(market, () => void handle(req, res));
   });
   return listen(server, mountPath);
@@ -261,7 +249,7 @@ export const adapters: readonly AdapterEntry[] = [
     frameworkName: 'nextjs',
     start: startNext,
     rawWhateverTheParser: true,
-    clientKey: (request) => request.headers.get('x-forwarded-for')?.split(',')[0]?.trim(),
+    clientKey: clientKeyFromForwardedFor({ trustedHops: 1 }),
   },
   ...(['express', 'fastify'] as const).map((platform) => ({
     name: `nestjs-${platform}`,

@@ -5,6 +5,11 @@
  */
 // The cross-language webhook and claim vectors (a checked copy of core's; test/vectors.test.ts).
 export { default as webhookVectors } from './fixtures/webhook-and-claims.json' with { type: 'json' };
+export {
+  type BehaviourMarket,
+  type BehaviourMarketSpec,
+  createBehaviourMarket,
+} from './testing/behaviour-market.js';
 export { type BrokenMarket, brokenMarkets } from './testing/broken-markets/index.js';
 export { movesOrdersBackwards } from './testing/broken-markets/moves-backwards.js';
 export { fixtureUsers, type MarketUser, PROVIDING_BASIC_PROFILE } from './testing/market-users.js';

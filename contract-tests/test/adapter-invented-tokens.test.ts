@@ -44,15 +44,27 @@ interface Answer {
   code: string | undefined;
 }
 
-/** One offer filtering call from `localAddress` (any 127.0.0.0/8 address is this machine). */
-function filter(url: string, token: string, localAddress = '127.0.0.1'): Promise<Answer> {
+/**
+ * One offer filtering call from `localAddress` (any 127.0.0.0/8 address is this machine), with an
+ * `X-Forwarded-For` the client wrote itself when `forgedForwardedFor` is given.
+ */
+function filter(
+  url: string,
+  token: string,
+  localAddress = '127.0.0.1',
+  forgedForwardedFor?: string,
+): Promise<Answer> {
   const body = JSON.stringify({ credify_id: 'crf-1', local_id: 'u1', offers: [] });
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/v1/offers/filter`, {
       method: 'POST',
       agent: false,
       localAddress,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(forgedForwardedFor && { 'x-forwarded-for': forgedForwardedFor }),
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -140,9 +152,10 @@ describe.each(adapters)('$name adapter: invented bearer tokens', (adapter) => {
   it(`makes at most ${BURST} introspection calls for many invented tokens from one client`, async () => {
     introspections = 0;
     const calls = 3 * BURST;
+    // Each call claims another client in X-Forwarded-For: a forged header must not reset the bound.
     const answers = await Promise.all(
       Array.from({ length: calls }, (_, i) =>
-        filter(server.url, `invented-${adapter.name}-${i}`, '127.0.0.4'),
+        filter(server.url, `invented-${adapter.name}-${i}`, '127.0.0.4', `198.51.100.${i}`),
       ),
     );
     expect(introspections).toBe(BURST);

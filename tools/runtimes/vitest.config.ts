@@ -1,3 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-export default shared;
+// The adapter behaviour suite is contract-tests' test support, not a published entry: it is
+// reached under this name (tsconfig.json maps it alike for the type-check).
+export default mergeConfig(
+  shared,
+  defineConfig({
+    resolve: {
+      alias: {
+        '@bnpl-kit/contract-tests/behaviour-suite': fileURLToPath(
+          new URL('../../contract-tests/test/support/adapter-behaviour-suite.ts', import.meta.url),
+        ),
+      },
+    },
+  }),
+);

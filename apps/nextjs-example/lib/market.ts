@@ -6,7 +6,14 @@
  * The repository's tests run this app in-process (Next's programmatic server) with markets of
  * their own; they answer through the function at `UNDER_TEST`. Without it, nothing changes.
  */
-import { bearerAuth, bearerToken, createMarket, loadConfig, type Market } from '@bnpl-kit/core';
+import {
+  bearerAuth,
+  bearerToken,
+  clientKeyFromForwardedFor,
+  createMarket,
+  loadConfig,
+  type Market,
+} from '@bnpl-kit/core';
 // The in-memory store keeps this example self-contained; `createMarket` refuses it in production.
 import { createMemoryStore } from '@bnpl-kit/core/testing';
 
@@ -26,9 +33,10 @@ function marketFromEnvironment(): Market {
   const sessions = new Map<string, string>(); // session token → user ID: your session store
   return createMarket({
     config,
-    // A route handler sees no socket: Next's server puts the peer address in X-Forwarded-For (behind
-    // your own proxy, take the address it appends). Offer filtering bounds introspection per client.
-    clientKey: (request) => request.headers.get('x-forwarded-for')?.split(',')[0]?.trim(),
+    // A route handler sees no socket: the client is the address your proxy appends to
+    // X-Forwarded-For (Next only sets the header when it is absent, so never expose Next without a
+    // proxy that appends). Offer filtering bounds introspection per client.
+    clientKey: clientKeyFromForwardedFor({ trustedHops: 1 }),
     store: createMemoryStore(),
     hooks: {
       authenticateInternalAPIClient: bearerAuth(config.marketApiToken), // constant-time

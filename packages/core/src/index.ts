@@ -15,6 +15,7 @@ export type { BasicProfile, ClaimObject, CustomScopeData } from './claims/types.
 export { type ErrorCode, type FieldIssue, isKitError, KitError } from './errors.js';
 // The market: one fetch-style handler for every endpoint.
 export { bearerAuth, bearerToken, tokensEqual } from './market/bearer-auth.js';
+export { clientKeyFromForwardedFor, type ForwardedForOptions } from './market/client-key.js';
 export { createMarket, type HandleOptions, type Market } from './market/create-market.js';
 export type {
   FetchUserClaimObjectInput,

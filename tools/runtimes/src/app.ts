@@ -1,14 +1,25 @@
 /**
  * What every runtime serves, as one fetch handler, bundled by esbuild with no Node built-ins:
  * the contract suite's conforming market (configured over HTTP once its URL is known, as
- * contract-tests' swappable market is in-process), a probe of the runtime's Web Crypto Ed25519,
+ * contract-tests' swappable market is in-process), the behaviour suite's markets
+ * (behaviour-host.ts), a probe of the runtime's Web Crypto Ed25519,
  * and a verify loop the bench times from outside (workerd freezes clocks inside a request).
  */
 
 import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
-import { createKeyring, type Market, verifyWebhook } from '@bnpl-kit/core';
+import { createKeyring, type Market, type MarketStore, verifyWebhook } from '@bnpl-kit/core';
+import type { MemoryStore } from '@bnpl-kit/core/testing';
+import { handleBehaviour } from './behaviour-host.js';
 
 let market: Market | undefined;
+let config: TestMarketConfig | undefined;
+let store: MemoryStore | undefined;
+/** A store every market of this process uses instead of a fresh memory store (workerd-pg.ts). */
+let shared: MarketStore | undefined;
+
+export function useStore(store: MarketStore): void {
+  shared = store;
+}
 const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const urlSafe = (text: string) => text.replace(/-/g, '+').replace(/_/g, '/');
 
@@ -44,7 +55,7 @@ async function imports(format: 'raw' | 'spki', name: string): Promise<boolean> {
 }
 
 /** Each shared vector's verdict on one backend: `valid` or the error code. */
-async function verdicts(backend: 'webcrypto' | 'noble'): Promise<Record<string, string>> {
+async function verdicts(backend: 'webcrypto' | 'noble' | 'auto'): Promise<Record<string, string>> {
   const keys = createKeyring(webhookVectors.public_key, { backend });
   const out: Record<string, string> = {};
   for (const vector of webhookVectors.webhook_cases) {
@@ -68,7 +79,9 @@ async function probe(): Promise<Record<string, unknown>> {
     for (const format of ['raw', 'spki'] as const) formats[`${name}/${format}`] = await imports(format, name);
   }
   const webcrypto = formats['Ed25519/raw'] ? await verdicts('webcrypto') : undefined;
-  return { formats, webcrypto, noble: await verdicts('noble') };
+  // What a market gets by default: `auto` picks Web Crypto, or noble where Web Crypto lacks Ed25519.
+  const auto = await createKeyring(webhookVectors.public_key).warmUp();
+  return { formats, webcrypto, noble: await verdicts('noble'), auto, byDefault: await verdicts('auto') };
 }
 
 /** Verifies the first valid vector `n` times (the keyring's default backend). */
@@ -87,8 +100,16 @@ export async function handle(request: Request): Promise<Response> {
   switch (url.pathname) {
     case '/health':
       return new Response('ok');
-    case '/__configure':
-      market = createTestMarket((await request.json()) as TestMarketConfig).market;
+    case '/__configure': {
+      config = (await request.json()) as TestMarketConfig;
+      // createTestMarket hands its store to createMarket only, so any MarketStore serves.
+      ({ market, store } = createTestMarket({ ...config, ...(shared && { store: shared as MemoryStore }) }));
+      return new Response(null, { status: 204 });
+    }
+    case '/__restart':
+      // A restarted process on the same database: a new market over the same store.
+      if (!config || !store) return new Response('not configured', { status: 503 });
+      market = createTestMarket({ ...config, store }).market;
       return new Response(null, { status: 204 });
     case '/__probe':
       return Response.json(await probe());
@@ -96,6 +117,8 @@ export async function handle(request: Request): Promise<Response> {
       await verifyMany(Number(url.searchParams.get('n') ?? '0'));
       return new Response(null, { status: 204 });
   }
+  const behaviour = handleBehaviour(request, url.pathname);
+  if (behaviour) return behaviour;
   if (!market) return new Response('not configured', { status: 503 });
   return market.handle(request, { basePath: '/bnpl' });
 }

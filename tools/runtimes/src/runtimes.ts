@@ -45,13 +45,45 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function workerdConfig(port: number): string {
+/**
+ * Prepended to the bundle: the runtime's Web Crypto refuses Ed25519 as runtimes without it do
+ * (NotSupportedError), so the kit's `@noble/ed25519` fallback is what verifies.
+ */
+const WITHOUT_ED25519 = `{
+  const subtle = globalThis.crypto.subtle;
+  const isEd25519 = (algorithm) => String(algorithm?.name ?? algorithm).toUpperCase().includes('ED25519');
+  for (const method of ['importKey', 'verify', 'generateKey']) {
+    const original = subtle[method].bind(subtle);
+    const guarded = (...args) => isEd25519(args[method === 'importKey' ? 2 : 0])
+      ? Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'))
+      : original(...args);
+    Object.defineProperty(subtle, method, { value: guarded, configurable: true });
+  }
+}`;
+
+export interface RuntimeOptions {
+  /** Start with a Web Crypto that has no Ed25519 (the fallback's test). */
+  withoutEd25519?: boolean;
+  /** workerd only: serve the market on this PostgreSQL schema (entries/workerd-pg.ts), migrated first. */
+  database?: { url: string; schema: string };
+}
+
+function workerdConfig(port: number, database?: RuntimeOptions['database']): string {
+  // pg is CommonJS on Node's modules: nodejs_compat provides them (node:fs too, for pgpass).
+  const pg = database
+    ? `compatibilityFlags = ["nodejs_compat", "enable_nodejs_fs_module"],
+      bindings = [
+        (name = "DATABASE_URL", text = ${JSON.stringify(database.url)}),
+        (name = "DATABASE_SCHEMA", text = ${JSON.stringify(database.schema)}),
+      ],`
+    : '';
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = (
       modules = [(name = "worker.js", esModule = embed "app.js")],
       compatibilityDate = "2025-09-01",
+      ${pg}
       globalOutbound = "net",
     )),
     # The sandbox listens on 127.0.0.1: workerd's default outbound only reaches public addresses.
@@ -61,6 +93,44 @@ const config :Workerd.Config = (
 );
 `;
 }
+
+/** Node's modules pg's CommonJS requires, handed to esbuild's `require` from nodejs_compat's imports. */
+const NODE_REQUIRES = [
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'net',
+  'path',
+  'stream',
+  'string_decoder',
+  'tls',
+  'util',
+  'util/types',
+];
+const nodeRequireShim = [
+  ...NODE_REQUIRES.map((name, i) => `import __node${i} from 'node:${name}';`),
+  `const require = (name) => {
+  const found = { ${NODE_REQUIRES.map((name, i) => `'${name}': __node${i}`).join(', ')} }[name.replace(/^node:/, '')];
+  if (!found) throw new Error('not available in workerd: ' + name);
+  return found;
+};`,
+].join('\n');
+
+/** The worker never opens PGlite (it has a database URL); its WebAssembly stays out of the bundle. */
+const noPglite = {
+  name: 'no-pglite',
+  setup(b: import('esbuild').PluginBuild) {
+    b.onResolve({ filter: /^@electric-sql\/pglite/ }, (args) => ({
+      path: args.path,
+      namespace: 'no-pglite',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'no-pglite' }, () => ({
+      contents:
+        'export class PGlite { constructor() { throw new Error("PGlite is not in the workerd bundle"); } }',
+    }));
+  },
+};
 
 export interface RunningRuntime {
   runtime: RuntimeName;
@@ -80,25 +150,42 @@ async function waitForHealth(origin: string, child: ChildProcess): Promise<void>
   }
 }
 
-export async function startRuntime(runtime: RuntimeName): Promise<RunningRuntime> {
+export async function startRuntime(
+  runtime: RuntimeName,
+  options: RuntimeOptions = {},
+): Promise<RunningRuntime> {
+  const database = runtime === 'workerd' ? options.database : undefined;
+  if (database) {
+    // Migrated here, once: each worker request opens its own store without migrating.
+    const { openStore } = await import('@bnpl-kit/store');
+    await (await openStore({ databaseUrl: database.url, schema: database.schema, poolSize: 1 })).close();
+  }
   const dir = mkdtempSync(join(tmpdir(), `bnpl-kit-${runtime}-`));
   const bundle = join(dir, 'app.js');
   await build({
-    entryPoints: [join(ENTRIES, `${runtime}.ts`)],
+    entryPoints: [join(ENTRIES, `${runtime}${database ? '-pg' : ''}.ts`)],
     outfile: bundle,
     bundle: true,
     format: 'esm',
     platform: runtime === 'node' ? 'node' : 'neutral',
     mainFields: ['module', 'main'],
-    conditions: ['source'],
+    // pg-cloudflare's `workerd` export is its socket; elsewhere it is an empty module.
+    conditions: database ? ['workerd', 'worker', 'source'] : ['source'],
     target: 'es2022',
     logLevel: 'silent',
+    ...(database && {
+      external: ['cloudflare:sockets', 'node:*', ...NODE_REQUIRES],
+      plugins: [noPglite],
+    }),
+    banner: {
+      js: [database && nodeRequireShim, options.withoutEd25519 && WITHOUT_ED25519].filter(Boolean).join('\n'),
+    },
   });
   let port: number | undefined;
   let args: string[];
   if (runtime === 'workerd') {
     port = await freePort();
-    writeFileSync(join(dir, 'config.capnp'), workerdConfig(port));
+    writeFileSync(join(dir, 'config.capnp'), workerdConfig(port, database));
     args = ['serve', join(dir, 'config.capnp')];
   } else if (runtime === 'deno') {
     args = ['run', '--allow-net', '--no-prompt', bundle];

@@ -1,15 +1,17 @@
 /**
  * The market handler and verifyWebhook on Bun, Deno and Cloudflare's workerd, each started from
  * its npm binary: Web Crypto Ed25519 (key formats, algorithm names, the @noble/ed25519 fallback
- * agreeing with it on every shared vector) and the contract suite, strict, against the market the
- * runtime serves (memory store; the sandbox is a real HTTP server in this process).
+ * agreeing with it on every shared vector) and the contract suite, strict, in both modes, against
+ * the market the runtime serves (memory store; the sandbox is a real HTTP server in this process).
  */
 
 import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { webhookVectors } from '@bnpl-kit/contract-tests/testing';
-import type { IntegrationMode } from '@bnpl-kit/core';
+import { INTEGRATION_MODES, type IntegrationMode } from '@bnpl-kit/core';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
+import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
 import { generateApiKey, type SandboxServer, startSandboxServer } from '@bnpl-kit/sandbox';
+import { openStore } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRuntime, startRuntime } from '../src/runtimes.js';
 
@@ -50,56 +52,107 @@ describe.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) => {
     });
     expect(probe.noble).toEqual(expected);
     expect(probe.webcrypto).toEqual(probe.noble);
+    expect({ auto: probe.auto, byDefault: probe.byDefault }).toEqual({
+      auto: 'webcrypto',
+      byDefault: expected,
+    });
   });
 
-  // Data-sharing: every endpoint (push-claims and offer filtering too) in one strict run.
-  const mode: IntegrationMode = 'data-sharing';
-  it(`certifies strictly (${mode}): every contract check passes, none skipped`, async () => {
-    const marketUrl = `${running.origin}/bnpl`;
-    const organizationId = `org-${runtime}`;
-    const orgKey = await generateKeyPair();
-    const config = {
-      mode,
-      serviceUrl: sandbox.url,
-      apiKey: generateApiKey(),
-      organizationId,
-      servicePublicKey: serviceKey.publicKey,
-      appSigningKey: orgKey.privateKeyPem,
-      publicBaseUrl: marketUrl,
-      marketToken: `mkt_${crypto.randomUUID()}`,
-      callbackUrl: `${running.origin}/shop/bnpl-complete`,
-    };
-    const configured = await fetch(`${running.origin}/__configure`, {
-      method: 'POST',
-      body: JSON.stringify(config),
+  it('falls back to @noble/ed25519 where Web Crypto lacks Ed25519, with the same verdicts', async () => {
+    const lacking = await startRuntime(runtime, { withoutEd25519: true });
+    try {
+      const probe = await (await fetch(`${lacking.origin}/__probe`)).json();
+      expect(Object.values(probe.formats)).toEqual([false, false, false, false]);
+      expect({ auto: probe.auto, byDefault: probe.byDefault }).toEqual({
+        auto: 'noble',
+        byDefault: expected,
+      });
+    } finally {
+      await lacking.close();
+    }
+  });
+
+  // Both modes, strictly: every check passes (a restart is a new market on the runtime's store).
+  it.each(INTEGRATION_MODES)('certifies strictly (%s): every contract check passes, none skipped', (mode) =>
+    certify(running, mode),
+  );
+});
+
+// workerd with the PostgreSQL store (pg over Cloudflare's sockets), a fresh schema, dropped after.
+const databaseUrl = TEST_DATABASE_URL;
+if (databaseUrl) {
+  describe('workerd on PostgreSQL (pg over cloudflare:sockets)', () => {
+    const schema = freshSchema();
+    let running: RunningRuntime;
+    beforeAll(async () => {
+      running = await startRuntime('workerd', { database: { url: databaseUrl, schema } });
     });
-    expect(configured.status).toBe(204);
-    sandbox.sandbox.organizations.upsert({
-      id: organizationId,
-      apiKeys: [config.apiKey],
-      apiBaseUrl: marketUrl,
-      webhookUrls: [`${marketUrl}/v1/webhook`],
+    afterAll(async () => {
+      await running?.close();
+      await dropSchema(schema);
+    });
+    it.each(INTEGRATION_MODES)('certifies strictly (%s), restart included', (mode) => certify(running, mode));
+    it('kept the orders in the PostgreSQL schema, not in memory', async () => {
+      const store = await openStore({ databaseUrl, schema, migrate: false, poolSize: 1 });
+      try {
+        const { rows } = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM bnpl_orders');
+        expect(rows[0]!.n).toBeGreaterThan(0);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+/** The contract suite, strict, against the market the runtime serves in `mode`. */
+async function certify(running: RunningRuntime, mode: IntegrationMode): Promise<void> {
+  const runtime = running.runtime;
+  const dataSharing = mode === 'data-sharing';
+  const marketUrl = `${running.origin}/bnpl`;
+  const organizationId = `org-${runtime}-${mode}`;
+  const orgKey = await generateKeyPair();
+  const config = {
+    mode,
+    serviceUrl: sandbox.url,
+    apiKey: generateApiKey(),
+    organizationId,
+    servicePublicKey: serviceKey.publicKey,
+    ...(dataSharing && { appSigningKey: orgKey.privateKeyPem }),
+    publicBaseUrl: marketUrl,
+    marketToken: `mkt_${crypto.randomUUID()}`,
+    callbackUrl: `${running.origin}/shop/bnpl-complete`,
+  };
+  const configured = await fetch(`${running.origin}/__configure`, {
+    method: 'POST',
+    body: JSON.stringify(config),
+  });
+  expect(configured.status).toBe(204);
+  sandbox.sandbox.organizations.upsert({
+    id: organizationId,
+    apiKeys: [config.apiKey],
+    apiBaseUrl: marketUrl,
+    webhookUrls: [`${marketUrl}/v1/webhook`],
+    ...(dataSharing && {
       offerFilteringUrl: `${marketUrl}/v1/offers/filter`,
       publicKey: orgKey.publicKey,
-    });
-    const report = await runContractSuite({
-      marketUrl,
-      mode,
-      marketToken: config.marketToken,
-      // The runtimes serve the market on an in-memory store: a restart would start it empty.
-      lacks: ['restart'],
-      bnplCallbackUrl: config.callbackUrl,
-      sandbox: createHttpSandbox({
-        url: sandbox.url,
-        organizationId,
-        apiKey: config.apiKey,
-        signingKey: serviceKey.privateKeyPem,
-      }),
-    });
-    const notPassed = report.results
-      .filter((r) => r.status !== 'pass' && !(r.status === 'not-exercised' && r.lacks?.declared))
-      .map((r) => `${r.id}: ${r.message}`);
-    expect(notPassed).toEqual([]);
-    expect(report.ok).toBe(true);
+    }),
   });
-});
+  const report = await runContractSuite({
+    marketUrl,
+    mode,
+    marketToken: config.marketToken,
+    restartMarket: async () => {
+      expect((await fetch(`${running.origin}/__restart`, { method: 'POST' })).status).toBe(204);
+    },
+    bnplCallbackUrl: config.callbackUrl,
+    sandbox: createHttpSandbox({
+      url: sandbox.url,
+      organizationId,
+      apiKey: config.apiKey,
+      signingKey: serviceKey.privateKeyPem,
+    }),
+  });
+  const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+  expect(notPassed).toEqual([]);
+  expect(report.ok).toBe(true);
+}

@@ -1,0 +1,65 @@
+/**
+ * The reference servers run whole on Bun and on Deno (the Node apps' own `src/main.ts`: the
+ * framework, the store on PostgreSQL, the embedded sandbox, the job worker) and the contract suite
+ * certifies each strictly, a restart included (the process stopped and started again on the same
+ * schema and key file). PostgreSQL is TEST_DATABASE_URL, a fresh schema per server, dropped after;
+ * without it, the embedded PGlite in a fresh data directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
+import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type ReferenceServerRun, runReferenceServer } from '../src/reference-server.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
+  it.each(['basic', 'data-sharing'] as const)(
+    `runs in %s mode on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'} and certifies strictly`,
+    async (mode) => {
+      const dataDir = await mkdtemp(join(tmpdir(), `bnpl-kit-${runtime}-ref-`));
+      onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
+      const schema = freshSchema();
+      if (TEST_DATABASE_URL) onTestFinished(() => dropSchema(schema));
+      const env = {
+        DATA_DIR: dataDir,
+        // The same port after a restart: the sandbox delivers to the URL it registered.
+        PORT: String(await freePort()),
+        ...(TEST_DATABASE_URL && { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }),
+      };
+      let server: ReferenceServerRun = await runReferenceServer(runtime, mode, env);
+      onTestFinished(() => server.stop().then(() => undefined));
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: true, worker: true } });
+      const { keys } = server;
+      const report = await runContractSuite({
+        marketUrl: server.url,
+        mode,
+        marketToken: keys.MARKET_API_TOKEN,
+        bnplCallbackUrl: `${server.url}/bnpl/complete`,
+        restartMarket: async () => {
+          expect(await server.stop()).toBe(0);
+          server = await runReferenceServer(runtime, mode, env);
+        },
+        sandbox: createHttpSandbox({
+          url: `${server.url}/sandbox-service`,
+          organizationId: keys.APP_ID,
+          apiKey: keys.APP_API_KEY,
+          signingKey: keys.SANDBOX_SIGNING_KEY,
+        }),
+      });
+      const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+      expect(notPassed, server.output().slice(-3000)).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  );
+});
