@@ -117,6 +117,8 @@ export async function startChild(spec: ChildSpec) {
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return {
     port: message.port,
+    /** For a benchmark's own messages to its server. */
+    process: child,
     async cpu(kind: 'mark' | 'report'): Promise<CpuReport | undefined> {
       child.send(kind);
       if (kind === 'mark') return undefined;

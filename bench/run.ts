@@ -13,6 +13,7 @@ const modules: Record<string, () => Promise<{ default: BenchModule }>> = {
   coldstart: () => import('./coldstart.js'),
   runtimes: () => import('./runtimes.js'),
   'test-suite': () => import('./test-suite.js'),
+  'pglite-stall': () => import('./pglite-stall.js'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -68,7 +68,8 @@ export async function startEmbeddedSandbox(input: {
   const service = createServiceClient({
     baseUrl: serviceUrl,
     apiKey: keys.appApiKey,
-    fetch: createSandboxFetch(sandbox, { basePath: SANDBOX_MOUNT }),
+    // Its records live in this server's store: their failing is this server's disk, not the service.
+    fetch: createSandboxFetch(sandbox, { basePath: SANDBOX_MOUNT, sharesStore: true }),
   });
   return { sandbox, service, servicePublicKey: await sandbox.publicKey(), serviceUrl };
 }

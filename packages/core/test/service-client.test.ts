@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { createServiceClient, type ServiceClientOptions } from '../src/index.js';
+import { createServiceClient, KitError, type ServiceClientOptions } from '../src/index.js';
 import { kitErrorOf } from '../src/testing.js';
 import {
   envelope,
@@ -160,6 +160,18 @@ describe('failure mapping', () => {
     const error = await failureOf(client(s.fetch, { retries: 0 }).getOrder('ord-1'));
     expect(error.code).toBe('upstream_unavailable');
     expect(error.status).toBe(503);
+  });
+
+  it("an in-process service failing with the kit's own error keeps it (not blamed on the service)", async () => {
+    const local = new KitError('store_unavailable', 'the shared database cannot write');
+    const s = withToken(() => {
+      throw local;
+    });
+    const error = await failureOf(client(s.fetch).getOrder('ord-1'));
+    expect(error).toBe(local);
+    expect(error.status).toBe(503);
+    // Not retried either: the service was never the problem.
+    expect(s.count(`GET ${ORDERS}/ord-1`)).toBe(1);
   });
 
   it('a refused TCP connection (real fetch, closed port) → upstream_unavailable', async () => {

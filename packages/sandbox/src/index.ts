@@ -5,7 +5,7 @@
 export type { AutoScenario } from './auto.js';
 export { type Clock, createManualClock, type ManualClock, systemClock } from './clock.js';
 export type { Fault, FaultInput, RouteFault, WebhookFault } from './faults.js';
-export { createSandboxFetch } from './fetch.js';
+export { createSandboxFetch, type SandboxFetchOptions } from './fetch.js';
 export { adminExposure, isLoopbackHost } from './loopback.js';
 export { createSandboxHandlers, DEFAULT_SANDBOX_BASE_URL, type SandboxHandlersOptions } from './msw.js';
 export { openApiDocuments, openApiText, sandboxAdminOpenApi } from './openapi.js';

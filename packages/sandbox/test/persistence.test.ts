@@ -1,8 +1,11 @@
 /** createPersistentSandbox: records survive a restart, each request's changes stored before its answer. */
+
+import { kitErrorOf } from '@bnpl-kit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createManualClock,
   createPersistentSandbox,
+  createSandboxFetch,
   type PersistentSandbox,
   type PersistentSandboxOptions,
   type SandboxRecord,
@@ -105,6 +108,26 @@ describe('a persistent sandbox', () => {
     expect(rows.get(`order/${order.id}`)?.body).toMatchObject({ status: 'PENDING' });
     await sandbox.flush();
     expect(rows.get(`order/${order.id}`)?.body).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it('says its store failed (503 store_unavailable); a caller sharing that store gets the error itself', async () => {
+    const { store } = memoryRecords();
+    const { sandbox } = await start(store);
+    store.failNext();
+    const standalone = directClient(sandbox, { retries: 0 });
+    const overHttp = await kitErrorOf(standalone.createOrder(orderInput('first')));
+    // A service's 5xx, as any remote service's: the client cannot know whose disk it was.
+    expect(overHttp).toMatchObject({ code: 'upstream_rejected', extensions: { upstream_status: 503 } });
+
+    store.failNext();
+    const sharing = directClient(sandbox, {
+      retries: 0,
+      fetch: createSandboxFetch(sandbox, { sharesStore: true }),
+    });
+    const local = await kitErrorOf(sharing.createOrder(orderInput('second')));
+    expect(local).toMatchObject({ code: 'store_unavailable', status: 503 });
+    // Space again: the same call goes through.
+    expect((await sharing.createOrder(orderInput('second'))).referenceId).toBe('second');
   });
 
   it('writes only what changed, and the JS API’s changes on flush()', async () => {

@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgExecutor } from '../src/executor/pg.js';
 import { createPgliteExecutor } from '../src/executor/pglite.js';
 import type { SqlExecutor } from '../src/executor/types.js';
 import { EMBEDDED_MIGRATIONS } from '../src/migrations/embedded.js';
-import { migrate, migrationChecksum, migrationsApplied } from '../src/migrations/migrate.js';
+import {
+  MIGRATION_LOCK_NAMESPACE,
+  migrate,
+  migrationChecksum,
+  migrationsApplied,
+} from '../src/migrations/migrate.js';
 import {
   backends,
   randomSchemaName,
@@ -187,3 +193,53 @@ describe.each(executors)('the migration runner on $name', ({ open }) => {
     }
   });
 });
+
+describe.runIf(postgresUrl)('the migration runner waiting for another process on postgres', () => {
+  it('finds the schema that process created while it waited for the lock', async () => {
+    const schema = randomSchemaName();
+    const warmSchema = randomSchemaName();
+    // One connection, so the warm-up below and the migration share a server backend.
+    const executor = createPgExecutor({
+      connectionString: postgresUrl ?? '',
+      schema,
+      max: 1,
+      logger: silentLogger,
+    });
+    const other = new pg.Client({ connectionString: postgresUrl });
+    await other.connect();
+    try {
+      // A backend that has run DDL before (behind a pooler, one that served another process's
+      // migrations) has the catalog entries cached that would otherwise make it read the latest
+      // invalidations on the way; and it has looked the schema up (search_path) and not found it.
+      await executor.query(`CREATE SCHEMA ${warmSchema}`);
+      // The other process holds the migration lock, as while it migrates.
+      await other.query('BEGIN');
+      const { rows } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await other.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, schema]);
+      const migrations = [{ name: '0001_a', sql: 'CREATE TABLE t_a (id int)' }];
+      const running = migrate(executor, { schema, logger: silentLogger, migrations });
+      await waitUntilBlockedBy(rows[0]?.pid ?? 0);
+      await other.query(`CREATE SCHEMA ${schema}`);
+      await other.query('COMMIT');
+      expect(await running).toEqual({ applied: ['0001_a'], recorded: ['0001_a'] });
+    } finally {
+      await other.end();
+      await executor.close();
+      await withAdminClient((c) => c.query(`DROP SCHEMA IF EXISTS ${schema}, ${warmSchema} CASCADE`));
+    }
+  });
+});
+
+/** Resolves once a session waits for a lock that backend `pid` holds (each round trip is the wait). */
+async function waitUntilBlockedBy(pid: number): Promise<void> {
+  await withAdminClient(async (client) => {
+    for (let round = 0; round < 5_000; round++) {
+      const { rows } = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))',
+        [pid],
+      );
+      if ((rows[0]?.n ?? 0) > 0) return;
+    }
+    throw new Error(`no session became blocked by backend ${pid}`);
+  });
+}

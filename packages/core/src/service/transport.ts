@@ -80,6 +80,10 @@ export async function exchange(ex: Exchange): Promise<unknown> {
     }
     // The caller gave up: theirs to handle, not an upstream failure.
     if (ex.signal?.aborted) throw ex.signal.reason;
+    // An in-process service (an embedded sandbox) fails with the kit's own errors when the failure
+    // is this process's, e.g. `store_unavailable` for the database it shares with the market:
+    // that is not the service being unreachable, and the market must say which it is.
+    if (error instanceof KitError) throw error;
     throw new KitError('upstream_unavailable', `Could not reach the BNPL service for ${ex.operation}`, {
       extensions: { operation: ex.operation },
       cause: error,

@@ -90,9 +90,13 @@ export async function createPersistentSandbox(options: PersistentSandboxOptions)
         await store.flush();
       } catch (error) {
         onPersistError(error);
-        // The change happened in memory but is not stored: the caller must not rely on it.
+        // The change happened in memory but is not stored: the caller must not rely on it. Its
+        // own database failing is what it says (503 store_unavailable), so that an in-process
+        // caller sharing that database can tell its disk from the service (`createSandboxFetch`).
         return problemResponse(
-          new KitError('upstream_unavailable', 'The sandbox could not store this change; try again'),
+          new KitError('store_unavailable', 'The sandbox could not store this change; try again', {
+            cause: error,
+          }),
         );
       }
       return response;

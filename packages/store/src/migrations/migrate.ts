@@ -3,15 +3,25 @@
  * transaction that first takes a transaction-scoped advisory lock. Two processes starting at once
  * on one PostgreSQL: the second waits for the lock, then finds everything applied and does nothing.
  * A failing migration rolls back every migration of that run.
+ *
+ * The schema is created before, in a transaction of its own under the same lock. Not with
+ * `CREATE SCHEMA IF NOT EXISTS` after the lock: that looks the name up in the server backend's
+ * catalog cache, and a backend does not read the invalidations other sessions committed while it
+ * waited on an advisory lock (only a relation lock or a new transaction makes it). A warm backend
+ * that had looked the name up before the other process created it (`SET LOCAL search_path`
+ * does) still believes it missing and fails with a duplicate key on `pg_namespace_nspname_index`.
+ * Behind a transaction pooler every backend is warm, so this happened there on most concurrent
+ * starts. Hence: the existence check reads `pg_namespace` with the statement's snapshot, taken
+ * after the lock, and the migrations run in the next transaction, which starts with fresh caches.
  */
 import { createHash } from 'node:crypto';
 import type { MarketLogger } from '@bnpl-kit/core';
-import type { SqlExecutor } from '../executor/types.js';
+import type { SqlExecutor, TransactionClient } from '../executor/types.js';
 import { EMBEDDED_MIGRATIONS } from './embedded.js';
 import type { Migration } from './types.js';
 
 /** First half of the advisory lock key: "bnpl" in ASCII. The second half is the schema's hash. */
-const LOCK_NAMESPACE = 0x626e706c;
+export const MIGRATION_LOCK_NAMESPACE = 0x626e706c;
 
 export interface MigrationResult {
   /** Migrations this call applied (empty when the database was up to date). */
@@ -35,14 +45,10 @@ export async function migrate(executor: SqlExecutor, options: MigrateOptions): P
   const migrations = [...(options.migrations ?? EMBEDDED_MIGRATIONS)].sort((a, b) =>
     a.name.localeCompare(b.name),
   );
+  const schema = options.schema;
+  if (schema !== undefined) await executor.transaction((tx) => createSchema(tx, schema));
   return executor.transaction(async (tx) => {
-    // coalesce: with a search_path naming a schema that does not exist yet, current_schema() is
-    // NULL, and pg_advisory_xact_lock(int, NULL) would return without locking anything.
-    await tx.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce($2::text, current_schema(), '')))`, [
-      LOCK_NAMESPACE,
-      options.schema ?? null,
-    ]);
-    if (options.schema !== undefined) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    await lockMigrations(tx, schema);
     await tx.exec(`CREATE TABLE IF NOT EXISTS bnpl_migrations (
       name       text PRIMARY KEY,
       checksum   text NOT NULL,
@@ -77,6 +83,27 @@ export async function migrate(executor: SqlExecutor, options: MigrateOptions): P
     }
     return { applied, recorded: [...recorded.keys()].sort() };
   });
+}
+
+/** Serialises the migrations of one schema across processes, until the transaction ends. */
+async function lockMigrations(tx: TransactionClient, schema: string | undefined): Promise<void> {
+  // coalesce: with a search_path naming a schema that does not exist yet, current_schema() is
+  // NULL, and pg_advisory_xact_lock(int, NULL) would return without locking anything.
+  await tx.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce($2::text, current_schema(), '')))`, [
+    MIGRATION_LOCK_NAMESPACE,
+    schema ?? null,
+  ]);
+}
+
+/** Creates `schema` unless a committed one exists (see the file comment for why not IF NOT EXISTS). */
+async function createSchema(tx: TransactionClient, schema: string): Promise<void> {
+  await lockMigrations(tx, schema);
+  // An unquoted identifier folds to lower case, as `CREATE SCHEMA` below stores it.
+  const { rows } = await tx.query<{ present: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = lower($1)) AS present',
+    [schema],
+  );
+  if (rows[0]?.present !== true) await tx.exec(`CREATE SCHEMA ${schema}`);
 }
 
 /** True when every embedded migration is recorded (false also when the table does not exist). */
