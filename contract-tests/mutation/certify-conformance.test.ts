@@ -34,7 +34,8 @@ for (const mode of modes) {
       {
         restartMarket: async () => start?.(),
         onResult: (result) => {
-          if (result.status !== 'pass') throw new Error(`${result.id}: ${result.status}: ${result.message ?? ''}`);
+          if (result.status !== 'pass')
+            throw new Error(`${result.id}: ${result.status}: ${result.message ?? ''}`);
         },
       },
     );

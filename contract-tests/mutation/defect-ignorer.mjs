@@ -25,13 +25,18 @@ export const strykerPlugins = [
     name: 'defect-switches',
     value: {
       shouldIgnore(path) {
-        if (isDefectSwitch(path.node)) return 'a defect switch of the conformance market (variants.ts covers it)';
+        if (isDefectSwitch(path.node))
+          return 'a defect switch of the conformance market (variants.ts covers it)';
         // The object literals that hand the switches on (`flaws: { noDedupe: has('no-dedupe') }`).
         if (path.isObjectExpression() && path.parentPath?.isObjectProperty()) {
           const key = path.parentPath.node.key;
           if (key.type === 'Identifier' && FLAW_HOLDERS.has(key.name)) return 'the defect switches';
         }
-        if (path.isVariableDeclarator() && path.node.id.type === 'Identifier' && FLAW_HOLDERS.has(path.node.id.name))
+        if (
+          path.isVariableDeclarator() &&
+          path.node.id.type === 'Identifier' &&
+          FLAW_HOLDERS.has(path.node.id.name)
+        )
           return 'the defect switches';
         return undefined;
       },

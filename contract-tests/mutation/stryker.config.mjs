@@ -3,7 +3,8 @@
  * then mutation/summarize.mjs prints the score and every survivor and writes mutation/result.json).
  *
  * Stryker mutates a sandbox copy of this package (mutation/.stryker-tmp/sandbox-…), never the working
- * tree, so a crash or an interrupted run leaves no mutant behind. The vitest runner loads the
+ * tree, so a crash or an interrupted run leaves no mutant behind (an interrupted run leaves its
+ * sandbox, which the next `pnpm certify:mutation` deletes before it starts). The vitest runner loads the
  * instrumented market once and switches mutants on per run; "perTest" coverage runs each mutant
  * against only the mode(s) that execute its code, and reports code no mode runs (the defects' own
  * branches) as "no coverage". The defect switches themselves are not mutated (defect-ignorer.mjs).
@@ -16,7 +17,7 @@
  */
 const market = 'test/fixtures/conformance-market';
 const ALL = ['market.ts', 'webhook.ts', 'validate.ts', 'service.ts', 'offers.ts', 'claims.ts'];
-const PROTOCOL = ['webhook.ts', 'market.ts:351-422'];
+const PROTOCOL = ['webhook.ts', 'market.ts:363-434'];
 const chosen = process.env.MUTATION_FILES;
 const files =
   chosen === 'all'

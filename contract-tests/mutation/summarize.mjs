@@ -22,7 +22,11 @@ const percent = (n, d) => (d === 0 ? 100 : Math.round((n / d) * 1000) / 10);
 const where = (m) => `${m.file}:${m.location.start.line}`;
 const survivors = mutants
   .filter((m) => m.status === 'Survived')
-  .map((m) => ({ at: where(m), mutator: m.mutatorName, replacement: (m.replacement ?? '').replace(/\s+/g, ' ') }))
+  .map((m) => ({
+    at: where(m),
+    mutator: m.mutatorName,
+    replacement: (m.replacement ?? '').replace(/\s+/g, ' '),
+  }))
   .sort((a, b) => a.at.localeCompare(b.at, 'en', { numeric: true }));
 const result = {
   files: [...new Set(mutants.map((m) => m.file))].sort(),
@@ -51,7 +55,9 @@ for (const s of survivors) console.log(`  ${s.at}  ${s.mutator}  → ${s.replace
 const classified = readFileSync(new URL('survivors.md', here), 'utf8');
 const unexplained = survivors.filter((s) => !classified.includes(`${s.at} ${s.mutator}`));
 if (unexplained.length > 0) {
-  console.log(`\nNot classified in mutation/survivors.md (a missing check, or an equivalent mutant to explain):`);
+  console.log(
+    `\nNot classified in mutation/survivors.md (a missing check, or an equivalent mutant to explain):`,
+  );
   for (const s of unexplained) console.log(`  ${s.at} ${s.mutator}`);
   process.exitCode = 1;
 }

@@ -109,7 +109,9 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
   {
     rule: 'R-SVC-06',
     file: 'service.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the market's source text, not a template
     from: 'const key = `create:${String(order.reference_id)}`;',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the market's source text, not a template
     to: 'const key = `create:${String(order.reference_id)}:${Date.now()}`;',
     mode: 'basic',
     caughtBy: ['service.idempotency-key.create'],
@@ -145,7 +147,12 @@ describe('certify kills the fixed sample of mutants of the conformance market', 
         (run) => {
           start = () =>
             server.use(
-              market.createConformanceMarket({ mode: mutant.mode, env: run.env, serviceTimeoutMs: 5000, state }),
+              market.createConformanceMarket({
+                mode: mutant.mode,
+                env: run.env,
+                serviceTimeoutMs: 5000,
+                state,
+              }),
             );
           start();
         },

@@ -89,7 +89,11 @@ function tooLargeCheck(endpoint: LimitedEndpoint): ContractCheck {
   };
 }
 
-const VALID_INVOICE = { number: 'INV-1', url: 'https://shop.example/invoices/1', issued_at: '2026-01-15T09:30:00Z' };
+const VALID_INVOICE = {
+  number: 'INV-1',
+  url: 'https://shop.example/invoices/1',
+  issued_at: '2026-01-15T09:30:00Z',
+};
 
 /** One invoice field set against its rule (WIRE §5: number 1..255 characters, url absolute http(s), issued_at RFC 3339). */
 const INVOICE_FIELD_CASES: [field: string, value: unknown][] = [
