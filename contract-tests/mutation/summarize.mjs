@@ -30,7 +30,9 @@ const survivors = mutants
   .sort((a, b) => a.at.localeCompare(b.at, 'en', { numeric: true }));
 const result = {
   files: [...new Set(mutants.map((m) => m.file))].sort(),
-  mutants: mutants.length,
+  // The mutants the score is over (Stryker's "valid" ones: not ignored, no compile or runtime error).
+  mutants: detected + survived + noCoverage,
+  generated: mutants.length,
   killed: count('Killed'),
   timedOut: count('Timeout'),
   survived,

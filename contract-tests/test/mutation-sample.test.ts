@@ -43,6 +43,14 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     caughtBy: ['webhook.vector.algorithm-is-not-eddsa'],
   },
   {
+    rule: 'R-WH-01',
+    file: 'webhook.ts',
+    from: 'const TIMESTAMP = /^',
+    to: 'const TIMESTAMP = /',
+    mode: 'basic',
+    caughtBy: ['webhook.malformed-encodings'],
+  },
+  {
     rule: 'R-WH-14',
     file: 'market.ts',
     from: '    await applyEvent(event);\n    processed.add(dedupeKey);',
