@@ -27,6 +27,10 @@ export const strykerPlugins = [
       shouldIgnore(path) {
         if (isDefectSwitch(path.node))
           return 'a defect switch of the conformance market (variants.ts covers it)';
+        // `switch && …` is false whenever the switch is: replacing it by `false` is equivalent (the
+        // first run's survivor webhook.ts:50, mutation/survivors.md).
+        if (path.isLogicalExpression({ operator: '&&' }) && isDefectSwitch(path.node.left))
+          return 'a conjunction led by a defect switch, false in the market certify passes';
         // The object literals that hand the switches on (`flaws: { noDedupe: has('no-dedupe') }`).
         if (path.isObjectExpression() && path.parentPath?.isObjectProperty()) {
           const key = path.parentPath.node.key;
