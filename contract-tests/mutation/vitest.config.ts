@@ -1,8 +1,17 @@
 import { defineConfig } from 'vitest/config';
-import base from '../vitest.config.ts';
 
-// Stops at the first failure: one failed check is enough to kill a mutant.
+// Self-contained (no import of ../vitest.config.ts → ../../vitest.shared.ts): Stryker runs this from
+// its sandbox copy of the package (mutation/.stryker-tmp/sandbox-…), where the repository root is
+// not the parent directory. The conditions are the shared config's: workspace packages load from
+// src/ ("source"), and "import" stays out of the SSR conditions (see ../vitest.config.ts).
 export default defineConfig({
-  ...base,
-  test: { ...base.test, include: ['mutation/**/*.test.ts'], bail: 1 },
+  resolve: { conditions: ['source', 'import', 'module', 'default'] },
+  ssr: { resolve: { conditions: ['source', 'node'] } },
+  test: {
+    include: ['mutation/**/*.test.ts'],
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    // One failed check is enough to kill a mutant: the test throws on it (certify-conformance.test.ts).
+    bail: 1,
+  },
 });

@@ -36,6 +36,40 @@ function expectKeys(calls: readonly ServiceCallView[], what: string, same: boole
   }
 }
 
+/** A body as the service compares it: parsed JSON, keys sorted (the bytes may differ in key order). */
+function canonical(body: string | undefined): string {
+  if (body === undefined || body === '') return '(no body)';
+  const sort = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sort)
+      : typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, v]) => [k, sort(v)]),
+          )
+        : value;
+  try {
+    return JSON.stringify(sort(JSON.parse(body)));
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * Every attempt of one operation sends the same request (WIRE §5: a retried disbursement carries the
+ * same invoice): a service that stores the first answer under the key refuses a different body as an
+ * idempotency conflict, so a generated field (`issued_at` = now) turns the retry into a failure.
+ */
+function expectSameBodies(calls: readonly ServiceCallView[], what: string): void {
+  const bodies = [...new Set(calls.map((c) => canonical(c.body)))];
+  ensure(bodies.length <= 1, {
+    expected: `the same request body (invoice included) on every attempt of ${what}`,
+    actual: bodies.join(' then '),
+    spec: 'WIRE §5',
+  });
+}
+
 /** The calls of `operation` about `about` (in the path or the body) that the market made while `act` ran. */
 async function callsDuring(
   ctx: CheckContext,
@@ -91,12 +125,14 @@ export const idempotencyKeyChecks: ContractCheck[] = [
   },
   {
     id: 'service.idempotency-key.disburse-retry',
-    title: 'A disbursement repeated after a lost answer carries the same Idempotency-Key and pays once',
+    title:
+      'A disbursement repeated after a lost answer carries the same Idempotency-Key and the same invoice, and pays once',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §6',
     rules: ['R-SVC-06', 'R-EP-09', 'R-EP-11'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
+      let again: HttpExchange | undefined;
       const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
         await ctx.sandbox.injectFault({
           operation: 'disburseOrder',
@@ -107,16 +143,16 @@ export const idempotencyKeyChecks: ContractCheck[] = [
         // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
         // can only repeat the call: the case the key exists for.
         await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
-        let again: HttpExchange;
         try {
           await postAction(ctx, id, 'disburse');
           again = await postAction(ctx, id, 'disburse');
         } finally {
           await ctx.sandbox.clearFaults();
         }
-        expectStatus(again, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
       });
       expectKeys(calls, `the disburse calls of order ${id}`, true);
+      expectSameBodies(calls, `the disburse calls of order ${id}`);
+      expectStatus(again!, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
       const count = await ctx.sandbox.disbursements(id);
       ensure(count === 1, { expected: 'exactly one disbursement', actual: `${count} disbursements` });
     },

@@ -14,6 +14,7 @@ import { pushClaimsChecks } from './push-claims.js';
 import { requestLimitChecks } from './request-limits.js';
 import { serviceFailureChecks } from './service-failures.js';
 import { serviceLifecycleChecks } from './service-lifecycle.js';
+import { serviceStatusChecks } from './service-status.js';
 import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
 import { webhookGeneratedChecks } from './webhook-generated.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
@@ -25,6 +26,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...orderValidationChecks,
   ...orderFieldChecks,
   ...orderStatusChecks,
+  ...serviceStatusChecks,
   ...orderActionChecks,
   ...webhookVectorChecks,
   ...webhookReceiverChecks,
@@ -64,6 +66,7 @@ export {
   requestLimitChecks,
   serviceFailureChecks,
   serviceLifecycleChecks,
+  serviceStatusChecks,
   webhookDeliveryPathChecks,
   webhookGeneratedChecks,
   webhookReceiverChecks,

@@ -123,6 +123,20 @@ export const orderFieldChecks: ContractCheck[] = [
           });
         }
       }
+      // Amount bounds with the arithmetic consistent (one line of quantity 1, every amount the same
+      // value), so that only the amount rule itself can refuse them: 16 digits, leading zeros.
+      for (const value of ['1'.repeat(16), '0100', '00']) {
+        const order = sampleOrder(ctx.unique('ref'));
+        const line = { ...order.order_lines[0]!, quantity: 1 };
+        line.unit_price = { ...line.unit_price, value };
+        line.subtotal = { ...line.subtotal, value };
+        order.order_lines = [line];
+        order.total_amount = { ...order.total_amount, value };
+        expectProblem(await postOrder(ctx, order), 400, {
+          what: `for an order whose every amount is "${value}" (sums consistent; WIRE §1: at most 15 digits, no leading zero)`,
+          spec: 'WIRE §1',
+        });
+      }
     },
   },
 ];

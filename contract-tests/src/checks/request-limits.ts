@@ -89,6 +89,29 @@ function tooLargeCheck(endpoint: LimitedEndpoint): ContractCheck {
   };
 }
 
+const VALID_INVOICE = {
+  number: 'INV-1',
+  url: 'https://shop.example/invoices/1',
+  issued_at: '2026-01-15T09:30:00Z',
+};
+
+/** One invoice field set against its rule (WIRE §5: number 1..255 characters, url absolute http(s), issued_at RFC 3339). */
+const INVOICE_FIELD_CASES: [field: string, value: unknown][] = [
+  ['number', ''],
+  ['number', 'N'.repeat(256)],
+  ['number', 42],
+  ['number', null],
+  ['url', 'not a url'],
+  ['url', 'ftp://shop.example/invoices/1'],
+  ['url', '/invoices/1'],
+  ['url', 42],
+  ['issued_at', 'yesterday'],
+  ['issued_at', '15/01/2026'],
+  ['issued_at', 20260115],
+  ['(invoice)', 'INV-1'],
+  ['(invoice)', ['INV-1']],
+];
+
 export const requestLimitChecks: ContractCheck[] = [
   ...ENDPOINTS.map(tooLargeCheck),
   {
@@ -145,6 +168,19 @@ export const requestLimitChecks: ContractCheck[] = [
           spec: 'WIRE §2',
         },
       );
+      // Then each field alone against its rule (the others valid): one rule kept is not all kept.
+      for (const [field, value] of INVOICE_FIELD_CASES) {
+        const invoice: Record<string, unknown> = { ...VALID_INVOICE, [field]: value };
+        const one = await ctx.http.send(orderPath(ctx, id, 'disburse'), {
+          method: 'POST',
+          json: field === '(invoice)' ? { invoice: value } : { invoice },
+          headers: { ...ctx.systemAuth },
+        });
+        expectProblem(one, 400, {
+          what: `for a disburse whose invoice ${field === '(invoice)' ? 'is' : `${field} is`} ${JSON.stringify(value).slice(0, 60)} (every other field valid)`,
+          spec: 'WIRE §5',
+        });
+      }
       const count = await ctx.sandbox.disbursements(id);
       ensure(count === 0, { expected: 'no disbursement for a refused request', actual: `${count}` });
       const valid = await ctx.http.send(orderPath(ctx, id, 'disburse'), {

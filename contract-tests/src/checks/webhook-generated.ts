@@ -68,6 +68,9 @@ function malformedTimestamps(ctx: CheckContext): [string, string][] {
     ['without the Z', iso(now)],
     ['as epoch seconds', String(Math.floor(now.getTime() / 1000))],
     ['as an HTTP date', now.toUTCString()],
+    // The exact shape with something before or after it: what an unanchored pattern accepts.
+    ['with an expanded (signed, six-digit) year', `+00${iso(now)}Z`],
+    ['with an RFC 9557 time-zone suffix', `${iso(now)}Z[UTC]`],
   ];
 }
 

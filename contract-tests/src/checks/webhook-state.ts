@@ -9,7 +9,29 @@ import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';
 import { createOrder, expectMarketStatus, postAction, statusPath } from '../support/orders.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
-import { BOTH_MODES, type ContractCheck } from '../types.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
+
+/**
+ * The market's own record of an order is still `status`. The status endpoint reconciles forward with
+ * the service, which would hide a backward move; with the service failing, a market that answers from
+ * its own record shows that record (one that answers an error instead shows nothing here).
+ */
+async function expectOwnRecord(ctx: CheckContext, id: string, status: string, why: string): Promise<void> {
+  await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
+  let stored: HttpExchange;
+  try {
+    stored = await ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } });
+  } finally {
+    await ctx.sandbox.clearFaults();
+  }
+  if (stored.status !== 200) return;
+  const body = expectJsonObject(stored, 'for the order status');
+  ensure(body.status === status, {
+    expected: `the market's own record of ${id} to stay ${status} (${why})`,
+    exchange: stored,
+    spec: 'WIRE §3',
+  });
+}
 
 export const webhookStateChecks: ContractCheck[] = [
   {
@@ -52,6 +74,16 @@ export const webhookStateChecks: ContractCheck[] = [
       const { order } = await approvedAtService(ctx);
       await ctx.sandbox.ready(order.id);
       await ctx.sandbox.awaitStatusDelivery(order.id, 'DISBURSING');
+      // Every step counts, not only the final one: while the order is DISBURSING (basic mode keeps
+      // it there; a data-sharing market may have been paid already), late APPROVED and PENDING
+      // updates leave it DISBURSING.
+      if ((await ctx.sandbox.order(order.id))?.status === 'DISBURSING') {
+        for (const status of ['APPROVED', 'PENDING']) {
+          const { exchange } = await deliver(ctx, statusEvent(order.id, status), `${status} for ${order.id}`);
+          expectAck(exchange, false, `a late ${status} update of a DISBURSING order`);
+        }
+        await expectOwnRecord(ctx, order.id, 'DISBURSING', 'the later APPROVED and PENDING came late');
+      }
       // A data-sharing market may disburse on readiness by itself: then PAID came already.
       if ((await ctx.sandbox.order(order.id))?.status !== 'PAID') await ctx.sandbox.paid(order.id);
       await ctx.sandbox.awaitStatusDelivery(order.id, 'PAID');
@@ -60,23 +92,7 @@ export const webhookStateChecks: ContractCheck[] = [
         const { exchange } = await deliver(ctx, statusEvent(order.id, status), `${status} for ${order.id}`);
         expectAck(exchange, false, `a late ${status} update with a new event ID`);
       }
-      // The status endpoint reconciles forward with the service, which would hide a backward move;
-      // with the service failing, a market that answers from its own record shows that record.
-      await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
-      let stored: HttpExchange;
-      try {
-        stored = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
-      if (stored.status === 200) {
-        const body = expectJsonObject(stored, 'for the order status');
-        ensure(body.status === settled, {
-          expected: `the market's own record of ${order.id} to stay ${settled} (the later PENDING and APPROVED came late)`,
-          exchange: stored,
-          spec: 'WIRE §3',
-        });
-      }
+      await expectOwnRecord(ctx, order.id, settled, 'the later PENDING and APPROVED came late');
       if (ctx.mode === 'data-sharing') {
         // Both are decided on the market's own record: APPROVED (moved back) would allow them.
         // Before any status read, which would reconcile the record forward again.

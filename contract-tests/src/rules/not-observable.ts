@@ -17,15 +17,11 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
     "a rule of the service's sender (the sandbox), not of the market; packages/sandbox's tests check the schedule",
   'R-EP-16':
     'caching only saves introspection calls: a market that introspects every time answers the same (the answers are checked under R-EP-15)',
-  'R-EP-19':
-    "needs a service answer with a status outside the six; certify's service (the sandbox) only holds the six (packages/core's tests cover service_status)",
   'R-EP-22': "the reference servers' own extras, not part of a market's contract",
   'R-SVC-02':
     'a cost rule: a market that fetches a token for every call answers the same over HTTP within a run shorter than the token lifetime',
   'R-SVC-03':
     'a cost rule under concurrency: parallel token requests give the same answers to the market, only more load',
-  'R-SVC-11':
-    "needs a create answer with a status outside the six; certify's service (the sandbox) only holds the six (packages/core's tests cover it)",
   'R-SVC-12':
     "the sandbox's order IDs are not numeric (`ord_<uuid>`), so no real order can be named by an integer; packages/core's event tests cover it",
   'R-CLAIM-02':

@@ -74,11 +74,14 @@ export interface ServiceCallView {
 /** A fault the sandbox injects into the next call(s) of a service operation (snake_case as its admin API). */
 export interface RouteFaultSpec {
   operation: string;
-  action: 'error' | 'timeout' | 'malformed';
+  /** `unknown_status`: the operation's answer with an `order_status` outside the six. */
+  action: 'error' | 'timeout' | 'malformed' | 'unknown_status';
   status?: number;
   times?: number;
   /** Apply the operation, then lose its answer. */
   after_effect?: boolean;
+  /** The status of an `unknown_status` answer (default `ON_HOLD`). */
+  order_status?: string;
 }
 
 /** A fault on the sandbox's next webhook deliveries. */

@@ -4,7 +4,9 @@
  * - route faults: the next N calls of a service operation answer 500 (or another status), never
  *   answer (a timeout from the caller's point of view), or answer 200 with a malformed body.
  *   `afterEffect` applies the operation first, so the caller loses the answer to a request that did
- *   happen: the case an Idempotency-Key exists for.
+ *   happen: the case an Idempotency-Key exists for. `unknown_status` applies the operation and answers
+ *   it with `order_status` replaced by a value outside the six (`orderStatus`, default `ON_HOLD`): a
+ *   real service that grew a new status (WIRE §6 tolerant reading).
  * - webhook faults: the next N deliveries (optionally of one event type) are dropped, sent twice,
  *   delayed, or held and sent in reverse order.
  *
@@ -18,11 +20,13 @@ export interface RouteFault {
   target: 'route';
   operation: ServiceOperation;
   /** `malformed`: a 200 whose body is not the documented envelope. */
-  action: 'error' | 'timeout' | 'malformed';
+  action: 'error' | 'timeout' | 'malformed' | 'unknown_status';
   remaining: number;
   /** HTTP status of an `error` answer. Default 500. */
   status: number;
   afterEffect: boolean;
+  /** The `order_status` of an `unknown_status` answer. */
+  orderStatus: string;
 }
 
 export interface WebhookFault {
@@ -48,10 +52,11 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
   z.object({
     target: z.literal('route'),
     operation: z.enum(SERVICE_OPERATIONS as [ServiceOperation, ...ServiceOperation[]]),
-    action: z.enum(['error', 'timeout', 'malformed']),
+    action: z.enum(['error', 'timeout', 'malformed', 'unknown_status']),
     times: z.number().int().min(1).max(1000).default(1),
     status: z.number().int().min(400).max(599).default(500),
     after_effect: z.boolean().default(false),
+    order_status: z.string().min(1).max(64).default('ON_HOLD'),
   }),
   z.object({
     target: z.literal('webhook'),
@@ -71,6 +76,7 @@ export function faultFromJson(json: z.output<typeof faultJsonSchema>): FaultInpu
       times: json.times,
       status: json.status,
       afterEffect: json.after_effect,
+      orderStatus: json.order_status,
     };
   }
   return {
@@ -98,6 +104,7 @@ export class FaultRegistry {
         remaining: input.times ?? 1,
         status: input.status ?? 500,
         afterEffect: input.afterEffect ?? false,
+        orderStatus: input.orderStatus ?? 'ON_HOLD',
       };
       this.#faults.push(fault);
       return fault;

@@ -167,6 +167,14 @@ async function faultAnswer(deps: ServiceApiDeps, fault: RouteFault, request: Req
   return failureResponse(new ServiceFailure(fault.status, 'INTERNAL', 'Injected fault'));
 }
 
+/** The operation's own answer with `data.order_status` replaced (a refusal stays as it was). */
+async function withOrderStatus(real: Response, orderStatus: string): Promise<Response> {
+  const body = (await real.json()) as { success?: boolean; data?: Record<string, unknown> };
+  if (body.success !== true || typeof body.data !== 'object' || body.data === null)
+    return json(body, real.status);
+  return json({ ...body, data: { ...body.data, order_status: orderStatus } }, real.status);
+}
+
 async function handleOperation(
   deps: ServiceApiDeps,
   operation: ServiceOperation,
@@ -175,6 +183,10 @@ async function handleOperation(
 ): Promise<{ response: Response; fault?: string }> {
   const fault = deps.faults.takeRouteFault(operation);
   if (!fault) return { response: await answer(deps, operation, params, request) };
+  if (fault.action === 'unknown_status') {
+    const real = await answer(deps, operation, params, request);
+    return { response: await withOrderStatus(real, fault.orderStatus), fault: `${fault.action}:${fault.id}` };
+  }
   // `afterEffect`: the work happens, only the answer is lost.
   if (fault.afterEffect) await answer(deps, operation, params, request);
   return { response: await faultAnswer(deps, fault, request), fault: `${fault.action}:${fault.id}` };

@@ -150,6 +150,25 @@ describe('admin API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers an operation with an order_status outside the six after doing it (unknown_status fault)', async () => {
+    const { admin, client } = setup();
+    const created = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'createOrder',
+      action: 'unknown_status',
+      order_status: 'ON_HOLD_FOR_REVIEW',
+    });
+    expect(created.status).toBe(201);
+    const answered = await client.createOrder(orderInput());
+    // The market sees the new status; the order itself was created, as the service holds it.
+    expect(JSON.stringify(answered)).toContain('ON_HOLD_FOR_REVIEW');
+    const state = await admin('GET', '/sandbox/state');
+    expect(state.json.orders[0]).toMatchObject({ reference_id: 'order-1', order_status: 'PENDING' });
+    // Consumed: the next answer is the service's own again.
+    const again = await client.createOrder(orderInput('order-2'));
+    expect(JSON.stringify(again)).not.toContain('ON_HOLD_FOR_REVIEW');
+  });
+
   it('shows pushed claim tokens and checks claims against them', async () => {
     const keys = await generateKeyPair();
     const { admin, client } = setup({ organizations: [marketOrg({ signingKey: keys.privateKeyPem })] });
