@@ -181,15 +181,15 @@ export const ERROR_CATALOGUE = {
   upstream_rejected: {
     status: 502,
     title: 'The BNPL service rejected the request or answered badly',
-    when: 'The service refused the call (its error is in the detail) or answered something the kit could not read.',
+    when: 'The service refused the call (its error is in the detail), still failed with 5xx after the client’s retries, or answered something the kit could not read.',
     action:
-      'Read the detail; a malformed answer may pass, a refusal needs the request or configuration fixed.',
+      'Read the detail and `upstream_status`: a 5xx or a malformed answer may pass on a later try, a refusal needs the request or configuration fixed.',
     retryable: false,
   },
   upstream_unavailable: {
     status: 503,
     title: 'The BNPL service is unreachable',
-    when: 'The service could not be reached or answered 5xx after the client’s retries.',
+    when: 'The service could not be reached (connection refused or reset, DNS) or kept rate limiting (429) after the client’s retries.',
     action: 'Retry later with backoff; for order creation send the same `reference_id` (it is idempotent).',
     retryable: true,
   },
