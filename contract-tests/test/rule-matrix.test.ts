@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checksFor, contractChecks } from '../src/checks/index.js';
+import { contractChecks } from '../src/checks/index.js';
 import { buildMatrix, formatMatrix, matrixProblems } from '../src/rules/matrix.js';
 import { NOT_OBSERVABLE } from '../src/rules/not-observable.js';
 import { parseProtocolRules } from '../src/rules/protocol-rules.js';
@@ -46,27 +46,5 @@ describe('the conformance matrix', () => {
   it('is published in docs/conformance-matrix.md as generated (run `pnpm conformance-matrix`)', () => {
     const published = readFileSync(new URL('docs/conformance-matrix.md', root), 'utf8');
     expect(published).toBe(formatMatrix(buildMatrix(rules, contractChecks, NOT_OBSERVABLE), contractChecks));
-  });
-});
-
-describe('the check counts in prose', () => {
-  const [all, basic, dataSharing] = [
-    contractChecks.length,
-    checksFor('basic').length,
-    checksFor('data-sharing').length,
-  ];
-
-  it('README.md states the numbers of checks the suite has', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    expect(readme).toContain(
-      `runs the contract suite (${all} checks: ${basic} in basic mode, ${dataSharing} in data-sharing mode)`,
-    );
-  });
-
-  it('contract-tests/README.md states them too', () => {
-    const readme = readFileSync(new URL('contract-tests/README.md', root), 'utf8');
-    expect(readme).toContain(
-      `contract suite: ${all} checks (${basic} in basic mode, ${dataSharing} in data-sharing mode)`,
-    );
   });
 });
