@@ -77,6 +77,7 @@ export {
   kitMeter,
   traceFields,
   withSpan,
+  withTraceIds,
 } from './observability/telemetry.js';
 // The BNPL service.
 export { createServiceClient, type ServiceClientOptions } from './service/client.js';

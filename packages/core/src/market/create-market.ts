@@ -6,6 +6,7 @@
 import { KitError } from '../errors.js';
 import { isSecret } from '../models/secret.js';
 import { MAX_TEXT_LENGTH, unstorableReason } from '../models/text.js';
+import { withTraceIds } from '../observability/telemetry.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
@@ -21,7 +22,7 @@ import {
 } from './context.js';
 import { TokenIntrospectionCache } from './introspection-cache.js';
 import { consoleLogger, type MarketLogger } from './logger.js';
-import { observeRequests, withTraceIds } from './observe.js';
+import { observeRequests } from './observe.js';
 import {
   type CreateMarketOptions,
   checkMarketOptions,

@@ -4,10 +4,9 @@
  * duration by route and status, and log lines that carry the active trace ID.
  */
 import { recordMarketRequest } from '../observability/metrics.js';
-import { traceFields, withSpan } from '../observability/telemetry.js';
+import { withSpan } from '../observability/telemetry.js';
 import type { MarketAnswer } from './answer.js';
 import type { HandleOptions } from './create-market.js';
-import type { MarketLogger } from './logger.js';
 
 type Responder = (request: Request, options?: HandleOptions) => Promise<MarketAnswer>;
 
@@ -24,21 +23,5 @@ export function observeRequests(respond: Responder): Responder {
       recordMarketRequest(answer.route, answer.status, (performance.now() - started) / 1000);
       return answer;
     });
-  };
-}
-
-/** The logger with `trace_id` / `span_id` added to every line written while a span is active. */
-export function withTraceIds(logger: MarketLogger): MarketLogger {
-  const level =
-    (write: MarketLogger['info']): MarketLogger['info'] =>
-    (fields, message) => {
-      const ids = traceFields();
-      write(ids.trace_id === undefined ? fields : { ...fields, ...ids }, message);
-    };
-  return {
-    debug: level(logger.debug.bind(logger)),
-    info: level(logger.info.bind(logger)),
-    warn: level(logger.warn.bind(logger)),
-    error: level(logger.error.bind(logger)),
   };
 }

@@ -18,6 +18,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import type { MarketLogger } from '../market/logger.js';
 
 /** The instrumentation scope of every span and instrument the kit makes. */
 export const INSTRUMENTATION_NAME = '@bnpl-kit/core';
@@ -98,4 +99,23 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   if (span === undefined) return {};
   const { traceId, spanId } = span.spanContext();
   return isSpanContextValid(span.spanContext()) ? { trace_id: traceId, span_id: spanId } : {};
+}
+
+/**
+ * The logger with `trace_id` / `span_id` added to every line written while a span is active: the
+ * market handler's lines and the worker's, so a log line and its span find each other.
+ */
+export function withTraceIds(logger: MarketLogger): MarketLogger {
+  const level =
+    (write: MarketLogger['info']): MarketLogger['info'] =>
+    (fields, message) => {
+      const ids = traceFields();
+      write(ids.trace_id === undefined ? fields : { ...fields, ...ids }, message);
+    };
+  return {
+    debug: level(logger.debug.bind(logger)),
+    info: level(logger.info.bind(logger)),
+    warn: level(logger.warn.bind(logger)),
+    error: level(logger.error.bind(logger)),
+  };
 }

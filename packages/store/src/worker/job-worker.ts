@@ -12,12 +12,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type MarketLogger, silentLogger, withSpan } from '@bnpl-kit/core';
+import { type MarketLogger, silentLogger, withSpan, withTraceIds } from '@bnpl-kit/core';
 import type { Job } from '../records.js';
 import type { Store } from '../store.js';
 import { observeJobQueue, recordJobRun } from './metrics.js';
 import { type PeriodicJob, periodicScheduler } from './periodic.js';
-import { withTraceIds } from './trace-logger.js';
 
 export interface JobRunContext {
   /** Aborts when a drain's deadline passes with this job still running. */
