@@ -145,7 +145,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
 
     const { http, follow } = createServerHttp(config, logger);
     http.setMetrics(
-      metricsRoute(installTelemetry(options.env ?? process.env), {
+      metricsRoute(await installTelemetry(options.env ?? process.env), {
         production: config.mode === 'production',
         token: config.metricsToken,
       }),

@@ -10,9 +10,7 @@ import { KitError, type Secret, bearerToken as tokenOf, tokensEqual } from '@bnp
 import { PROBLEM_CONTENT_TYPE } from '@bnpl-kit/core/wire';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
@@ -22,21 +20,40 @@ interface Telemetry {
   prometheus: PrometheusExporter;
 }
 
-let installed: Telemetry | undefined;
+let installed: Promise<Telemetry> | undefined;
 
 /** Registers the SDK the first time it is called; later calls (several servers in one process) share it. */
-export function installTelemetry(env: Record<string, string | undefined>): Telemetry {
-  if (installed) return installed;
-  const otlp = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
+export function installTelemetry(env: Record<string, string | undefined>): Promise<Telemetry> {
+  installed ??= install(Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()));
+  return installed;
+}
+
+async function install(otlp: boolean): Promise<Telemetry> {
   const prometheus = new PrometheusExporter({ preventServerStart: true });
   const readers: MetricReader[] = [prometheus];
-  if (otlp) readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
-  const spanProcessors: SpanProcessor[] = otlp ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [];
+  const spanProcessors: SpanProcessor[] = [];
+  if (otlp) {
+    const exporters = await otlpExporters();
+    readers.push(new PeriodicExportingMetricReader({ exporter: exporters.metrics }));
+    spanProcessors.push(new BatchSpanProcessor(exporters.traces));
+  }
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers }));
-  installed = { prometheus };
-  return installed;
+  return { prometheus };
+}
+
+/**
+ * Loaded only when OTLP is configured: the two OTLP/HTTP exporters and what they import are about
+ * 90 modules (transformer, exporter base, resources, the logs API), a third of the server's
+ * OpenTelemetry, that a start without an endpoint would read and compile for nothing.
+ */
+async function otlpExporters() {
+  const [{ OTLPMetricExporter }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/exporter-metrics-otlp-http'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  return { metrics: new OTLPMetricExporter(), traces: new OTLPTraceExporter() };
 }
 
 export type MetricsRoute = (req: IncomingMessage, res: ServerResponse) => void;

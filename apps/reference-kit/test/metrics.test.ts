@@ -51,7 +51,10 @@ describe('GET /metrics on a reference server', () => {
 });
 
 describe('the metrics route', () => {
-  const telemetry = installTelemetry({});
+  let telemetry: Awaited<ReturnType<typeof installTelemetry>>;
+  beforeAll(async () => {
+    telemetry = await installTelemetry({});
+  });
 
   async function serve(route: ReturnType<typeof metricsRoute>) {
     const http = createServer((req, res) => (route ? route(req, res) : res.writeHead(404).end()));
