@@ -60,6 +60,13 @@ function writeAtomically(path, contents) {
  * when chosen; PGlite reads its WebAssembly next to its own files).
  */
 const BUNDLED = new Set(['zod', 'hono', '@hono/node-server', 'pg', 'pino']);
+/**
+ * The OpenTelemetry API and SDK (about 180 CommonJS files at every start): bundled too. Two copies
+ * of the API (this bundle's and one an application loads itself) still share one set of providers,
+ * which the API keeps on a global for that reason.
+ */
+const BUNDLED_SCOPES = ['@opentelemetry/'];
+const bundledPackage = (name) => BUNDLED.has(name) || BUNDLED_SCOPES.some((scope) => name.startsWith(scope));
 
 const packageName = (path) => path.split('/', path.startsWith('@') ? 2 : 1).join('/');
 
@@ -94,7 +101,7 @@ const externals = {
         importer: args.importer,
         pluginData: 'inner',
       });
-      const bundle = BUNDLED.has(packageName(args.path)) || insideBundled(args.importer);
+      const bundle = bundledPackage(packageName(args.path)) || insideBundled(args.importer);
       // An optional dependency that is not installed (pg's pg-native, required in a try block):
       // left to esbuild, which keeps the require() as it is.
       if (found.errors.length > 0) return bundle ? undefined : { errors: found.errors };
