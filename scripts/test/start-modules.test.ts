@@ -4,7 +4,8 @@
  * no PGlite on PostgreSQL. Each server runs in a child process that records every module it
  * resolves (support/record-modules.mjs); the test reads back the packages loaded from node_modules
  * and the bundle's chunks (a few ESM packages, hono among them, are compiled into the bundle, so
- * the framework shows as its chunk: frameworks/hono.ts becomes chunks/hono-<hash>.mjs).
+ * the framework shows as its chunk: frameworks/hono.ts becomes chunks/hono-<hash>.mjs; so is
+ * OpenTelemetry).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -109,6 +110,9 @@ describe('what `node scripts/start.mjs` loads', () => {
     expect(packages).not.toContain('msw');
     if (DATABASE_URL) expect(packages).not.toContain('@electric-sql/pglite');
     else expect(packages).toContain('@electric-sql/pglite');
+    // OpenTelemetry is compiled into the bundle (about 190 CommonJS files otherwise), and the OTLP
+    // exporters load only with OTEL_EXPORTER_OTLP_ENDPOINT.
+    expect([...packages].filter((name) => name.startsWith('@opentelemetry/'))).toEqual([]);
   });
 
   it('FRAMEWORK=express loads Express, not Koa or Hono', async () => {
