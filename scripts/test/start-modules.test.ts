@@ -115,6 +115,12 @@ describe('what `node scripts/start.mjs` loads', () => {
     expect([...packages].filter((name) => name.startsWith('@opentelemetry/'))).toEqual([]);
   });
 
+  it('starts with OTEL_EXPORTER_OTLP_ENDPOINT set (the OTLP exporters, loaded on demand, work bundled)', async () => {
+    // Nothing listens on the discard port: the exporters only need to be constructed to start.
+    const { chunks } = await loadedBy('otlp', { FRAMEWORK: 'hono', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(chunks).toContain('hono');
+  });
+
   it('FRAMEWORK=express loads Express, not Koa or Hono', async () => {
     const { packages, chunks } = await loadedBy('express', { FRAMEWORK: 'express' });
     expect(packages).toContain('express');

@@ -49,11 +49,19 @@ async function install(otlp: boolean): Promise<Telemetry> {
  * OpenTelemetry, that a start without an endpoint would read and compile for nothing.
  */
 async function otlpExporters() {
-  const [{ OTLPMetricExporter }, { OTLPTraceExporter }] = await Promise.all([
+  const [metricsModule, traceModule] = await Promise.all([
     import('@opentelemetry/exporter-metrics-otlp-http'),
     import('@opentelemetry/exporter-trace-otlp-http'),
   ]);
+  // Both are CommonJS: node hands their exports over as named exports and as `default`, the
+  // start.mjs bundle (which makes each import a chunk of its own) as `default` only.
+  const { OTLPMetricExporter } = commonJs(metricsModule);
+  const { OTLPTraceExporter } = commonJs(traceModule);
   return { metrics: new OTLPMetricExporter(), traces: new OTLPTraceExporter() };
+}
+
+function commonJs<T extends object>(namespace: T): T {
+  return (namespace as { default?: T }).default ?? namespace;
 }
 
 export type MetricsRoute = (req: IncomingMessage, res: ServerResponse) => void;
