@@ -117,7 +117,10 @@ describe('what `node scripts/start.mjs` loads', () => {
 
   it('starts with OTEL_EXPORTER_OTLP_ENDPOINT set (the OTLP exporters, loaded on demand, work bundled)', async () => {
     // Nothing listens on the discard port: the exporters only need to be constructed to start.
-    const { chunks } = await loadedBy('otlp', { FRAMEWORK: 'hono', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    const { chunks } = await loadedBy('otlp', {
+      FRAMEWORK: 'hono',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
     expect(chunks).toContain('hono');
   });
 
