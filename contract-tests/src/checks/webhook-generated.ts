@@ -153,6 +153,13 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         expectAck(again.exchange, true, `the same "${status}" event again (it was recorded as processed)`);
       }
       await expectMarketStatus(ctx, order.id, 'APPROVED', 'only unknown statuses came after APPROVED');
+      // The status endpoint reconciles with the service (APPROVED there), which can hide a record
+      // that took the unknown value: the market's own record is what shows it.
+      ensure((await ownRecordIsApproved(ctx, order.id)) !== false, {
+        expected: `the market's own record of ${order.id} to stay APPROVED after unknown order_status values`,
+        actual: 'another status (an unknown status was stored or acted on)',
+        spec: 'WIRE §6',
+      });
     },
   },
   {
