@@ -225,6 +225,9 @@ export const webhookGeneratedChecks: ContractCheck[] = [
       const order = await createOrder(ctx);
       const bodies: [string, string][] = [
         ['a body that is not JSON', '{"type": "BNPL_ORDER_STATUS_UPDATED", "order_id": '],
+        // JSON, but no event: not an object, or an object without a type (not an unknown type).
+        ['a JSON array', JSON.stringify([{ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id }])],
+        ['an event without type', JSON.stringify({ order_id: order.id, order_status: 'APPROVED' })],
         [
           'a status update without order_id',
           JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_status: 'APPROVED' }),
@@ -232,6 +235,10 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         [
           'a status update whose order_status is a number',
           JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 3 }),
+        ],
+        [
+          'a requirement event without order_id',
+          JSON.stringify({ type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED', is_fulfilled: true }),
         ],
         [
           'a requirement event whose is_fulfilled is "yes"',
