@@ -124,6 +124,22 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     mode: 'basic',
     caughtBy: ['service.idempotency-key.create'],
   },
+  {
+    rule: 'R-STATE-06',
+    file: 'market.ts',
+    from: 'if (order && event.is_fulfilled) await disburseOnReadiness(order);',
+    to: 'if (order) await disburseOnReadiness(order);',
+    mode: 'data-sharing',
+    caughtBy: ['webhook.requirement-unfulfilled'],
+  },
+  {
+    rule: 'R-SVC-12',
+    file: 'market.ts',
+    from: "typeof event.order_id === 'number' ? String(event.order_id) : event.order_id;",
+    to: 'event.order_id;',
+    mode: 'basic',
+    caughtBy: ['webhook.unknown-order'],
+  },
 ];
 
 const fixture = fileURLToPath(new URL('./fixtures/conformance-market/', import.meta.url));

@@ -16,6 +16,7 @@ import { serviceFailureChecks } from './service-failures.js';
 import { serviceLifecycleChecks } from './service-lifecycle.js';
 import { serviceStatusChecks } from './service-status.js';
 import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
+import { webhookEffectChecks } from './webhook-effects.js';
 import { webhookGeneratedChecks } from './webhook-generated.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
@@ -33,6 +34,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...webhookStateChecks,
   ...webhookDeliveryPathChecks,
   ...webhookGeneratedChecks,
+  ...webhookEffectChecks,
   ...serviceLifecycleChecks,
   ...pushClaimsChecks,
   ...offerChecks,
@@ -68,6 +70,7 @@ export {
   serviceLifecycleChecks,
   serviceStatusChecks,
   webhookDeliveryPathChecks,
+  webhookEffectChecks,
   webhookGeneratedChecks,
   webhookReceiverChecks,
   webhookStateChecks,

@@ -153,6 +153,13 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         expectAck(again.exchange, true, `the same "${status}" event again (it was recorded as processed)`);
       }
       await expectMarketStatus(ctx, order.id, 'APPROVED', 'only unknown statuses came after APPROVED');
+      // The status endpoint reconciles with the service (APPROVED there), which can hide a record
+      // that took the unknown value: the market's own record is what shows it.
+      ensure((await ownRecordIsApproved(ctx, order.id)) !== false, {
+        expected: `the market's own record of ${order.id} to stay APPROVED after unknown order_status values`,
+        actual: 'another status (an unknown status was stored or acted on)',
+        spec: 'WIRE §6',
+      });
     },
   },
   {
@@ -218,6 +225,9 @@ export const webhookGeneratedChecks: ContractCheck[] = [
       const order = await createOrder(ctx);
       const bodies: [string, string][] = [
         ['a body that is not JSON', '{"type": "BNPL_ORDER_STATUS_UPDATED", "order_id": '],
+        // JSON, but no event: not an object, or an object without a type (not an unknown type).
+        ['a JSON array', JSON.stringify([{ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id }])],
+        ['an event without type', JSON.stringify({ order_id: order.id, order_status: 'APPROVED' })],
         [
           'a status update without order_id',
           JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_status: 'APPROVED' }),
@@ -225,6 +235,10 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         [
           'a status update whose order_status is a number',
           JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 3 }),
+        ],
+        [
+          'a requirement event without order_id',
+          JSON.stringify({ type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED', is_fulfilled: true }),
         ],
         [
           'a requirement event whose is_fulfilled is "yes"',

@@ -22,8 +22,6 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
     'a cost rule: a market that fetches a token for every call answers the same over HTTP within a run shorter than the token lifetime',
   'R-SVC-03':
     'a cost rule under concurrency: parallel token requests give the same answers to the market, only more load',
-  'R-SVC-12':
-    "the sandbox's order IDs are not numeric (`ord_<uuid>`), so no real order can be named by an integer; packages/core's event tests cover it",
   'R-CLAIM-02':
     "depends on the market's APP_PROVIDING_BASIC_PROFILE, which the market sets and certify cannot change",
   'R-CLAIM-08':
