@@ -8,7 +8,7 @@ import { access, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteOptions } from './pglite-settings.js';
-import { forgetPgliteTemplate, pgliteTemplate } from './pglite-template.js';
+import { forgetPgliteTemplate, type PgliteTemplateKind, pgliteTemplate, tarballSource } from './pglite-template.js';
 
 const exists = (path: string) =>
   access(path).then(
@@ -16,9 +16,9 @@ const exists = (path: string) =>
     () => false,
   );
 
-async function templateOrNothing(): Promise<Blob | undefined> {
+async function templateOrNothing(kind: PgliteTemplateKind): Promise<ArrayBuffer | undefined> {
   try {
-    return await pgliteTemplate();
+    return await pgliteTemplate(kind);
   } catch {
     return undefined;
   }
@@ -30,19 +30,20 @@ export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
   if (dataDir !== undefined && (await exists(join(dataDir, 'PG_VERSION')))) {
     return PGlite.create(location, pgliteOptions());
   }
-  const template = await templateOrNothing();
+  const kind = dataDir === undefined ? 'memory' : 'cluster';
+  const template = await templateOrNothing(kind);
   if (template !== undefined) {
     // What was in the directory before (the lock file): everything else came from the template.
     const before = dataDir === undefined ? undefined : new Set(await readdir(dataDir));
     try {
-      return await PGlite.create(location, { ...pgliteOptions(), loadDataDir: template });
+      return await PGlite.create(location, { ...pgliteOptions(), loadDataDir: tarballSource(template) });
     } catch {
       if (dataDir !== undefined && before !== undefined) {
         for (const name of await readdir(dataDir)) {
           if (!before.has(name)) await rm(join(dataDir, name), { recursive: true, force: true });
         }
       }
-      await forgetPgliteTemplate();
+      await forgetPgliteTemplate(kind);
     }
   }
   return PGlite.create(location, pgliteOptions());
