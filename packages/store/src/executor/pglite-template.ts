@@ -103,27 +103,29 @@ async function store(path: string, bytes: ArrayBuffer): Promise<void> {
   }
 }
 
-const memo = new Map<PgliteTemplateKind, Promise<ArrayBuffer>>();
+/** By path: a process that changes BNPL_KIT_PGLITE_CACHE_DIR reads the other cache. */
+const memo = new Map<string, Promise<ArrayBuffer>>();
 
 /** The template's tarball: from this process, else from the cache, else made now (and cached). */
 export function pgliteTemplate(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
-  let pending = memo.get(kind);
+  const path = pgliteTemplatePath(kind);
+  let pending = memo.get(path);
   if (pending === undefined) {
-    const path = pgliteTemplatePath(kind);
     pending = readCached(path).then(async (cached) => {
       if (cached !== undefined) return cached;
       const made = await build(kind);
       await store(path, made);
       return made;
     });
-    memo.set(kind, pending);
-    pending.catch(() => memo.delete(kind));
+    memo.set(path, pending);
+    pending.catch(() => memo.delete(path));
   }
   return pending;
 }
 
 /** Drops a template PGlite refused to start from, so that the next call makes a new one. */
 export async function forgetPgliteTemplate(kind: PgliteTemplateKind): Promise<void> {
-  memo.delete(kind);
-  await rm(pgliteTemplatePath(kind), { force: true });
+  const path = pgliteTemplatePath(kind);
+  memo.delete(path);
+  await rm(path, { force: true });
 }
