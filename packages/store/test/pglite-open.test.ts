@@ -34,7 +34,9 @@ describe('PGlite as the store opens it', () => {
     const store = await opened(await openStore({ memory: true }));
     // PGlite 0.3 kept the kit's tables in template1; data directories made then still have them
     // there, so that is the database every PGlite store opens.
-    expect((await store.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db).toBe('template1');
+    expect((await store.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db).toBe(
+      'template1',
+    );
     expect(await setting(store, 'shared_buffers')).toBe('16MB');
     expect(await setting(store, 'max_connections')).toBe('5');
     expect(await store.migrationsApplied()).toBe(true);

@@ -8,7 +8,12 @@ import { access, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteOptions } from './pglite-settings.js';
-import { forgetPgliteTemplate, type PgliteTemplateKind, pgliteTemplate, tarballSource } from './pglite-template.js';
+import {
+  forgetPgliteTemplate,
+  type PgliteTemplateKind,
+  pgliteTemplate,
+  tarballSource,
+} from './pglite-template.js';
 
 const exists = (path: string) =>
   access(path).then(
