@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pgliteTemplatePath } from '../src/executor/pglite-template.js';
+import { pgliteTemplate, pgliteTemplatePath } from '../src/executor/pglite-template.js';
 import { openStore, type Store } from '../src/index.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -65,7 +65,7 @@ describe('PGlite as the store opens it', () => {
 });
 
 // Without a usable template the store runs initdb itself: seconds of CPU, so one case only.
-describe('a template PGlite refuses', () => {
+describe('the template cache', () => {
   const before = process.env.BNPL_KIT_PGLITE_CACHE_DIR;
   afterEach(() => {
     if (before === undefined) delete process.env.BNPL_KIT_PGLITE_CACHE_DIR;
@@ -81,5 +81,15 @@ describe('a template PGlite refuses', () => {
     const store = await opened(await openStore({ dataDir }));
     expect(await store.migrationsApplied()).toBe(true);
     expect(existsSync(template)).toBe(false);
+  });
+
+  it('is not built twice: while another process holds the build lock, this one waits for its file', async () => {
+    process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
+    const path = pgliteTemplatePath('memory');
+    await writeFile(`${path}.building`, '');
+    const waiting = pgliteTemplate('memory');
+    // The other process finishing: its tarball appears under the template's name.
+    await writeFile(path, 'built elsewhere');
+    expect(Buffer.from(await waiting).toString()).toBe('built elsewhere');
   });
 });

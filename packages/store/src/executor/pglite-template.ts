@@ -11,9 +11,10 @@
  * Cached in the temporary directory (per user) and in this process.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_DATABASE, PGLITE_START_PARAMS, pgliteOptions } from './pglite-settings.js';
 
@@ -103,6 +104,55 @@ async function store(path: string, bytes: ArrayBuffer): Promise<void> {
   }
 }
 
+/** Longer than any build takes on a busy machine: a lock this old was left by a process that died. */
+const STALE_BUILD_MS = 5 * 60_000;
+
+/**
+ * One builder per template across processes (test workers starting together would each build one:
+ * ~700 MB apiece). Resolves to a release function, or undefined while another process builds. A
+ * cache directory that cannot be written builds without a lock.
+ */
+async function lockBuild(path: string): Promise<(() => Promise<void>) | undefined> {
+  const lock = `${path}.building`;
+  const release = () => rm(lock, { force: true });
+  try {
+    await mkdir(cacheDir(), { recursive: true, mode: 0o700 });
+    await (await open(lock, 'wx', 0o600)).close();
+    return release;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return async () => {};
+    const age = await stat(lock).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (age > STALE_BUILD_MS) await release();
+    return undefined;
+  }
+}
+
+async function cachedOrBuilt(kind: PgliteTemplateKind, path: string): Promise<ArrayBuffer> {
+  for (;;) {
+    const cached = await readCached(path);
+    if (cached !== undefined) return cached;
+    const release = await lockBuild(path);
+    if (release === undefined) {
+      // Another process is building it: the cache file appears when it is done.
+      await delay(250);
+      continue;
+    }
+    try {
+      // It may have appeared between the read above and taking the lock.
+      const appeared = await readCached(path);
+      if (appeared !== undefined) return appeared;
+      const made = await build(kind);
+      await store(path, made);
+      return made;
+    } finally {
+      await release();
+    }
+  }
+}
+
 /** By path: a process that changes BNPL_KIT_PGLITE_CACHE_DIR reads the other cache. */
 const memo = new Map<string, Promise<ArrayBuffer>>();
 
@@ -111,12 +161,7 @@ export function pgliteTemplate(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
   const path = pgliteTemplatePath(kind);
   let pending = memo.get(path);
   if (pending === undefined) {
-    pending = readCached(path).then(async (cached) => {
-      if (cached !== undefined) return cached;
-      const made = await build(kind);
-      await store(path, made);
-      return made;
-    });
+    pending = cachedOrBuilt(kind, path);
     memo.set(path, pending);
     pending.catch(() => memo.delete(path));
   }
