@@ -12,6 +12,7 @@ import {
   forgetPgliteTemplate,
   type PgliteTemplateKind,
   pgliteTemplate,
+  releasePgliteTemplate,
   tarballSource,
 } from './pglite-template.js';
 
@@ -41,7 +42,9 @@ export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
     // What was in the directory before (the lock file): everything else came from the template.
     const before = dataDir === undefined ? undefined : new Set(await readdir(dataDir));
     try {
-      return await PGlite.create(location, { ...pgliteOptions(), loadDataDir: tarballSource(template) });
+      const db = await PGlite.create(location, { ...pgliteOptions(), loadDataDir: tarballSource(template) });
+      if (dataDir !== undefined) releasePgliteTemplate(kind);
+      return db;
     } catch {
       if (dataDir !== undefined && before !== undefined) {
         for (const name of await readdir(dataDir)) {
