@@ -88,7 +88,7 @@ describe('what `node scripts/start.mjs` loads', () => {
     const store = 'file:///repo/node_modules/.pnpm';
     const urls = [
       `${store}/express@5.3.0/node_modules/express/index.js`,
-      `${store}/@electric-sql+pglite@0.3.16/node_modules/@electric-sql/pglite/dist/index.js`,
+      `${store}/@electric-sql+pglite@0.4.6/node_modules/@electric-sql/pglite/dist/index.js`,
       'file:///repo/node_modules/.cache/bnpl-kit/basic-server/basic-server.mjs',
       'file:///repo/node_modules/.cache/bnpl-kit/basic-server/chunks/hono-BBIPBJH3.mjs',
       'file:///repo/node_modules/.cache/bnpl-kit/basic-server/chunks/sandbox-runtime-F66LS7Z6.mjs',

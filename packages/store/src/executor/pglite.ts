@@ -4,9 +4,10 @@
  * time; that is also why only one process may open a data directory (see `data-dir-lock.ts`).
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { freeBytes, MIN_FREE_BYTES, translatePgliteFault } from './pglite-faults.js';
+import { openPglite } from './pglite-open.js';
 import { scopedTransactionClient } from './transaction-scope.js';
 import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
 
@@ -45,13 +46,13 @@ export async function createPgliteExecutor(options: PgliteExecutorOptions): Prom
     await mkdir(options.dataDir, { recursive: true });
     releaseLock = await acquireDataDirLock(options.dataDir);
     try {
-      db = await PGlite.create(options.dataDir);
+      db = await openPglite(options.dataDir);
     } catch (err) {
       await releaseLock();
       throw err;
     }
   } else {
-    db = await PGlite.create('memory://');
+    db = await openPglite(undefined);
   }
   if (options.schema !== undefined) {
     // One connection, so a session-level search_path is the whole database's.
