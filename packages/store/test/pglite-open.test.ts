@@ -2,6 +2,7 @@
  * How the store starts PGlite: the settings it starts with, and new databases loaded from the
  * initdb templates (`src/executor/pglite-template.ts`) rather than made by initdb each time.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,5 +92,18 @@ describe('the template cache', () => {
     // The other process finishing: its tarball appears under the template's name.
     await writeFile(path, 'built elsewhere');
     expect(Buffer.from(await waiting).toString()).toBe('built elsewhere');
+  });
+
+  it('takes over a build lock whose process has died (a first start killed mid-build)', async () => {
+    process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
+    const path = pgliteTemplatePath('memory');
+    // A pid no process has: the exited child's.
+    const child = spawnSync(process.execPath, ['-e', '']);
+    await writeFile(`${path}.building`, String(child.pid));
+    // Waiting for the dead builder would never end; taking over builds the template here.
+    const bytes = await pgliteTemplate('memory');
+    expect(bytes.byteLength).toBeGreaterThan(1_000_000);
+    expect(existsSync(`${path}.building`)).toBe(false);
+    expect(existsSync(path)).toBe(true);
   });
 });

@@ -104,28 +104,49 @@ async function store(path: string, bytes: ArrayBuffer): Promise<void> {
   }
 }
 
-/** Longer than any build takes on a busy machine: a lock this old was left by a process that died. */
+/** Longer than any build takes on a busy machine: a lock this old is stale whoever holds it. */
 const STALE_BUILD_MS = 5 * 60_000;
+
+/** Whether the process that wrote a lock still runs (EPERM: it runs as another user). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * One builder per template across processes (test workers starting together would each build one:
  * ~700 MB apiece). Resolves to a release function, or undefined while another process builds. A
- * cache directory that cannot be written builds without a lock.
+ * cache directory that cannot be written builds without a lock. The lock holds its builder's pid,
+ * so a build interrupted by Ctrl-C or a kill frees the lock at once instead of after STALE_BUILD_MS.
  */
 async function lockBuild(path: string): Promise<(() => Promise<void>) | undefined> {
   const lock = `${path}.building`;
   const release = () => rm(lock, { force: true });
   try {
     await mkdir(cacheDir(), { recursive: true, mode: 0o700 });
-    await (await open(lock, 'wx', 0o600)).close();
+    const handle = await open(lock, 'wx', 0o600);
+    try {
+      await handle.writeFile(String(process.pid));
+    } finally {
+      await handle.close();
+    }
     return release;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return async () => {};
+    const holder = await readFile(lock, 'utf8').then(
+      (text) => Number.parseInt(text, 10),
+      () => Number.NaN,
+    );
     const age = await stat(lock).then(
       (info) => Date.now() - info.mtimeMs,
       () => 0,
     );
-    if (age > STALE_BUILD_MS) await release();
+    const dead = Number.isInteger(holder) && holder > 0 && holder !== process.pid && !processRuns(holder);
+    if (dead || age > STALE_BUILD_MS) await release();
     return undefined;
   }
 }
