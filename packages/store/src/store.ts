@@ -7,12 +7,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MarketLogger, MarketStore, MarketTransaction } from '@bnpl-kit/core';
 import type { Dialect, Queryable, SqlExecutor } from './executor/types.js';
 import { type MigrationResult, migrate, migrationsApplied } from './migrations/migrate.js';
+import { guardNestedUseByDefault } from './nested-use-guard.js';
 import type { JobContext, JobOps } from './repositories/jobs.js';
 import type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
 import type { StaleOrder } from './repositories/reconciliation.js';
 import type { PruneResult } from './repositories/retention.js';
 import type { UserOps } from './repositories/users.js';
-import { guardNestedUseByDefault } from './nested-use-guard.js';
 import { OPERATION_GROUPS, transactionOperations } from './transaction-operations.js';
 
 /** What the worker's periodic jobs run (`@bnpl-kit/store/worker`: reconciliation and retention). */
@@ -107,7 +107,8 @@ export function createStore(ctx: StoreContext): Store {
     location: executor.location,
 
     transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-      if (openTransaction === undefined) return executor.transaction((client) => work(transactionOps(client)));
+      if (openTransaction === undefined)
+        return executor.transaction((client) => work(transactionOps(client)));
       if (openTransaction.getStore()?.open === true) {
         return Promise.reject(
           new Error('store.transaction() cannot be nested; use the `tx` you already have'),

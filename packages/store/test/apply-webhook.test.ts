@@ -125,7 +125,9 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
   it('returns the order exactly as a read of it gives, timestamps included, moved or not', async () => {
     const order = await stored('APPROVED');
     // Moved: the order as committed afterwards (the new status and updated_at).
-    const moved = await suite.store.transaction((tx) => tx.applyWebhookEvent(statusEvent(order.id, 'PAID', true)));
+    const moved = await suite.store.transaction((tx) =>
+      tx.applyWebhookEvent(statusEvent(order.id, 'PAID', true)),
+    );
     expect(moved.order).toEqual(await suite.store.findOrderById(order.id));
     // Not moved (a late update): the order as stored, untouched.
     const late = await suite.store.transaction((tx) =>

@@ -15,7 +15,10 @@ describe('the nested-use guard by default', () => {
     expect(guardNestedUseByDefault('pglite', runtime('20.20.2', 'production'))).toBe(true);
     expect(guardNestedUseByDefault('postgres', runtime('24.1.0', 'production'))).toBe(true);
     expect(
-      guardNestedUseByDefault('postgres', runtime('22.12.0', 'production', ['--experimental-async-context-frame'])),
+      guardNestedUseByDefault(
+        'postgres',
+        runtime('22.12.0', 'production', ['--experimental-async-context-frame']),
+      ),
     ).toBe(true);
   });
 

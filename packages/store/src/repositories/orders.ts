@@ -154,7 +154,9 @@ async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Prom
   if (!effect.withOrder || previousStatus === undefined || !row.order_json)
     return { duplicate: false, previousStatus, order: undefined };
   const moved =
-    row.new_updated_at !== null && update !== undefined ? { to: update.to, at: row.new_updated_at } : undefined;
+    row.new_updated_at !== null && update !== undefined
+      ? { to: update.to, at: row.new_updated_at }
+      : undefined;
   const read = lazyOrder(row.order_json, moved);
   // `order` is an own, enumerable property like the others (spread and JSON see it), read lazily.
   return {
