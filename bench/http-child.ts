@@ -6,7 +6,8 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { pinServer } from './pin.js';
 import type { CpuReport } from './servers/child.js';
@@ -105,11 +106,38 @@ export function postgresCpuMicros(): number | undefined {
   }
 }
 
+/**
+ * BENCH_FROM_DIST=1: the server children import the packages' built `dist/` (run `pnpm build`
+ * first) instead of their sources through tsx, which wraps every function it compiles in
+ * `__name` (esbuild's keepNames): what a market runs is the published build. Only the server
+ * script itself still goes through tsx.
+ */
+export function serverExecArgv(execArgv: readonly string[], fromDist: boolean): string[] {
+  if (!fromDist) return [...execArgv];
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    if (execArgv[i] === '--conditions=source' || execArgv[i] === '-C=source') continue;
+    if ((execArgv[i] === '--conditions' || execArgv[i] === '-C') && execArgv[i + 1] === 'source') {
+      i++;
+      continue;
+    }
+    out.push(execArgv[i]!);
+  }
+  return out;
+}
+
+const FROM_DIST = process.env.BENCH_FROM_DIST === '1';
+if (FROM_DIST && !existsSync(fileURLToPath(new URL('../packages/core/dist/index.js', import.meta.url)))) {
+  throw new Error('BENCH_FROM_DIST=1 needs the packages built: run `npx -y pnpm@10 build` first');
+}
+
 export async function startChild(spec: ChildSpec) {
   // BENCH_NODE_FLAGS adds flags to the server child only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
   const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = fork(spec.script, spec.args, {
-    execArgv: [...process.execArgv, ...extra],
+    execArgv: [...serverExecArgv(process.execArgv, FROM_DIST), ...extra],
+    // As a market deploys it (the store, for one, skips its development-time guard in production).
+    env: { ...process.env, NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // Pinned before it imports anything, so its libuv threads inherit the core too.

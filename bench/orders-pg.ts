@@ -12,7 +12,8 @@
  * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono; a name
  * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN; BENCH_NODE_FLAGS and
- * BENCH_SERVICE_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) for the server and the service.
+ * BENCH_SERVICE_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) for the server and the service;
+ * BENCH_FROM_DIST and BENCH_NODE_ENV as in webhook-pg.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';

@@ -14,7 +14,8 @@
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
  * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_CONNECTIONS (16,64), BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_ORDERS (1000), BENCH_POOL
- * (30000), BENCH_PIN.
+ * (30000), BENCH_PIN, BENCH_FROM_DIST (1: server children import the built packages, see
+ * http-child.ts), BENCH_NODE_ENV (the children's NODE_ENV, default production).
  */
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@bnpl-kit/core/testing';

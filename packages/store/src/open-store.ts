@@ -52,6 +52,12 @@ export interface OpenStoreOptions {
   now?: (() => Date) | undefined;
   /** Backoff of `failJob` when the caller gives no retry time. */
   jobRetry?: Partial<JobRetryPolicy> | undefined;
+  /**
+   * Refuse the store itself inside `store.transaction` (nested transactions, `store.…` where
+   * `tx.…` was meant). Default: on, except for PostgreSQL under `NODE_ENV=production` on a Node
+   * older than 24, where the async context it needs slows every promise of the process.
+   */
+  guardNestedUse?: boolean | undefined;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -90,6 +96,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     executor,
     logger,
     schema,
+    guardNestedUse: options.guardNestedUse,
     jobs: { now: options.now, retry: { ...DEFAULT_JOB_RETRY, ...options.jobRetry } },
   });
   try {

@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MarketLogger, MarketStore, MarketTransaction } from '@bnpl-kit/core';
 import type { Dialect, Queryable, SqlExecutor } from './executor/types.js';
 import { type MigrationResult, migrate, migrationsApplied } from './migrations/migrate.js';
+import { guardNestedUseByDefault } from './nested-use-guard.js';
 import type { JobContext, JobOps } from './repositories/jobs.js';
 import type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
 import type { StaleOrder } from './repositories/reconciliation.js';
@@ -67,6 +68,8 @@ export interface StoreContext {
   logger: MarketLogger;
   jobs: JobContext;
   schema: string | undefined;
+  /** Refuse the store inside its own transaction (see nested-use-guard.ts); default by runtime. */
+  guardNestedUse?: boolean | undefined;
 }
 
 /** Every operation built at once: for the store itself, which builds them once. */
@@ -90,8 +93,9 @@ function guarded(q: Queryable, openTransaction: AsyncLocalStorage<{ open: boolea
 
 export function createStore(ctx: StoreContext): Store {
   const { executor } = ctx;
-  const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
-  const outer = guarded(executor, openTransaction);
+  const guard = ctx.guardNestedUse ?? guardNestedUseByDefault(executor.dialect);
+  const openTransaction = guard ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
+  const outer = openTransaction ? guarded(executor, openTransaction) : executor;
   // A new `tx` for every transaction, never one per connection: a `tx` kept past its transaction
   // must not reach the next transaction on the same connection (the client refuses once it ended).
   const transactionOps = (client: Queryable): StoreTransaction =>
@@ -103,6 +107,8 @@ export function createStore(ctx: StoreContext): Store {
     location: executor.location,
 
     transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      if (openTransaction === undefined)
+        return executor.transaction((client) => work(transactionOps(client)));
       if (openTransaction.getStore()?.open === true) {
         return Promise.reject(
           new Error('store.transaction() cannot be nested; use the `tx` you already have'),

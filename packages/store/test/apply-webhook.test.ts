@@ -122,6 +122,24 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
     expect(applied.order?.orderLines).toEqual(order.orderLines);
   });
 
+  it('returns the order exactly as a read of it gives, timestamps included, moved or not', async () => {
+    const order = await stored('APPROVED');
+    // Moved: the order as committed afterwards (the new status and updated_at).
+    const moved = await suite.store.transaction((tx) =>
+      tx.applyWebhookEvent(statusEvent(order.id, 'PAID', true)),
+    );
+    expect(moved.order).toEqual(await suite.store.findOrderById(order.id));
+    // Not moved (a late update): the order as stored, untouched.
+    const late = await suite.store.transaction((tx) =>
+      tx.applyWebhookEvent(statusEvent(order.id, 'APPROVED', true)),
+    );
+    expect(late.order).toEqual(await suite.store.findOrderById(order.id));
+    expect(late.order?.status).toBe('PAID');
+    // An own enumerable property like the others: spread and JSON carry it.
+    expect({ ...late }.order).toEqual(late.order);
+    expect(JSON.parse(JSON.stringify(late)).order.id).toBe(order.id);
+  });
+
   it('applies one event ID exactly once under concurrent deliveries from two pools', async () => {
     const order = await stored();
     const effect = statusEvent(order.id, 'APPROVED');

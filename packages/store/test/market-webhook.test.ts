@@ -107,6 +107,8 @@ describe.each(backends)('the webhook endpoint on $name', (backend) => {
     expect(seen).toHaveLength(2);
     const last = seen[1]!;
     expect(last.order).toMatchObject({ id: order.id, status: 'DISBURSING', orderLines: order.orderLines });
+    // `order` is read lazily but is an own property like the others: spread carries it.
+    expect({ ...last }.order).toEqual(await store.findOrderById(order.id));
     expect(last.transition).toEqual({ changed: true, from: 'APPROVED', status: 'DISBURSING' });
     expect(last.readyForDisbursement).toBe(true);
     expect((await store.findOrderById(order.id))?.status).toBe('DISBURSING');

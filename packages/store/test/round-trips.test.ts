@@ -219,7 +219,7 @@ describe.each(backends)('statements per request on $name', (backend) => {
       order.id,
       unique('evt'),
     );
-    const applied = ['BEGIN', 'bnpl_apply_webhook_order', 'COMMIT'];
+    const applied = ['BEGIN', 'bnpl_apply_webhook_order_json', 'COMMIT'];
     expect(await statementsOf(deliver)).toEqual({ status: 200, log: applied });
     expect(await statementsOf(deliver)).toEqual({ status: 200, log: applied });
     // The hook ran once, for the first delivery, and saw the order as the statement left it.

@@ -45,7 +45,10 @@ export interface FetchUserClaimObjectInput {
 export interface WebhookHookInput<Tx extends MarketTransaction = MarketTransaction> {
   eventId: string;
   event: KnownWebhookEvent;
-  /** The stored order the event is about, after the transition (undefined for transaction events). */
+  /**
+   * The stored order the event is about, after the transition (undefined for transaction events).
+   * `@bnpl-kit/store` builds it on first read: a hook that never reads it does not pay for it.
+   */
   order: StoredOrder | undefined;
   /** What happened to the stored status (undefined when the event carries no status). */
   transition: TransitionResult | undefined;

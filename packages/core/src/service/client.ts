@@ -39,6 +39,8 @@ export interface ServiceClientOptions {
 }
 
 const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
+/** The global fetch as this module found it: the runtime's own unless something replaced it first. */
+const RUNTIME_FETCH = globalThis.fetch;
 
 /** Pushing the same tokens again is the same request; new tokens are a new one. */
 async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Promise<string> {
@@ -50,6 +52,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const send = createSender({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    // The runtime's fetch, unless someone replaced the global since (a test double may ignore
+    // the signal; then every call is raced against it as an injected fetch is).
+    honoursSignal: options.fetch === undefined ? () => globalThis.fetch === RUNTIME_FETCH : () => false,
     timeoutMs: options.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS,
     policy: {
       retries: options.retries ?? 2,

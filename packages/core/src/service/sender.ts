@@ -38,6 +38,8 @@ export interface SenderOptions {
   /** Without a trailing slash. */
   baseUrl: string;
   fetch: typeof fetch;
+  /** Whether `fetch` honours its signal (see `Exchange.honoursSignal`); asked per call. */
+  honoursSignal?: () => boolean;
   timeoutMs: number;
   policy: RetryPolicy;
 }
@@ -106,6 +108,7 @@ export function createSender(options: SenderOptions): Send {
         timeoutMs,
         signal: input.options?.signal,
         fetch: options.fetch,
+        honoursSignal: options.honoursSignal?.() === true,
       }),
     ) as Promise<ResponseOf<Op>>;
   };

@@ -18,6 +18,11 @@ export interface Exchange {
   timeoutMs: number;
   signal: AbortSignal | undefined;
   fetch: typeof fetch;
+  /**
+   * The fetch is the runtime's own, which rejects both the call and the body read with the
+   * signal's reason once it aborts: no race against the signal is needed around it.
+   */
+  honoursSignal?: boolean;
 }
 
 /** Thrown by `exchange` for a 401 so the caller can refresh the token once before giving up. */
@@ -58,18 +63,16 @@ export async function exchange(ex: Exchange): Promise<unknown> {
   let status: number;
   let text: string;
   try {
-    const response = await untilAborted(
-      ex.fetch(ex.url, {
-        method: ex.route.method,
-        headers: ex.headers,
-        body: ex.body,
-        signal: controller.signal,
-      }),
-      controller.signal,
-    );
-    status = response.status;
+    const sent = ex.fetch(ex.url, {
+      method: ex.route.method,
+      headers: ex.headers,
+      body: ex.body,
+      signal: controller.signal,
+    });
     // Raced with the signal: an injected fetch may ignore it, or not tie the body stream to it.
-    text = await untilAborted(response.text(), controller.signal);
+    const response = await (ex.honoursSignal ? sent : untilAborted(sent, controller.signal));
+    status = response.status;
+    text = await (ex.honoursSignal ? response.text() : untilAborted(response.text(), controller.signal));
   } catch (error) {
     if (controller.signal.reason instanceof TimeoutSignal) {
       throw new KitError(

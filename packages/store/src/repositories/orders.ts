@@ -76,7 +76,7 @@ export interface OrderTransactionOps {
  * the prior status (for the guard and the history row), the same row the UPDATE would lock anyway.
  * `current` reads the status alone unless a hook will see the order.
  */
-function applyWebhookSql(columns: string): string {
+function applyWebhookSql(columns: string, result: string): string {
   return `WITH event AS (
     INSERT INTO bnpl_processed_events (event_id, type) VALUES ($1, $2)
     ON CONFLICT (event_id) DO NOTHING RETURNING event_id
@@ -93,14 +93,45 @@ function applyWebhookSql(columns: string): string {
     INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
     SELECT c.id, c.status, $4::text, $6 FROM current c JOIN updated u ON u.id = c.id
   )
-  SELECT EXISTS (SELECT 1 FROM event) AS recorded, c.*, u.updated_at AS new_updated_at
+  SELECT EXISTS (SELECT 1 FROM event) AS recorded, ${result}, u.updated_at AS new_updated_at
     FROM (SELECT 1) AS one LEFT JOIN current c ON true LEFT JOIN updated u ON true`;
 }
 
-const APPLY_WEBHOOK_STATUS_ONLY = prepared('bnpl_apply_webhook', applyWebhookSql('id, status'));
-const APPLY_WEBHOOK_WITH_ORDER = prepared('bnpl_apply_webhook_order', applyWebhookSql(ORDER_COLUMNS));
+const APPLY_WEBHOOK_STATUS_ONLY = prepared('bnpl_apply_webhook', applyWebhookSql('id, status', 'c.status'));
+/*
+ * With a hook, the order comes back as one JSON text column, parsed only if the hook reads
+ * `order`: nine typed columns cost the driver a field description, a parser each, two dates and
+ * the order lines' JSON on every webhook, although most hooks never look (bench/profile-webhook.ts).
+ */
+const APPLY_WEBHOOK_WITH_ORDER = prepared(
+  'bnpl_apply_webhook_order_json',
+  applyWebhookSql(ORDER_COLUMNS, 'c.status, row_to_json(c)::text AS order_json'),
+);
 
-type AppliedRow = Partial<OrderRow> & { recorded: boolean; new_updated_at: Date | null };
+interface AppliedRow {
+  recorded: boolean;
+  status: OrderStatus | null;
+  order_json?: string | null;
+  new_updated_at: Date | null;
+}
+
+/** An order row as `row_to_json` writes it: timestamps as ISO 8601 text with their offset. */
+type OrderJson = Omit<OrderRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+
+/** The order as it is after the event, from the statement's JSON, built on first read. */
+function lazyOrder(json: string, moved: { to: OrderStatus; at: Date } | undefined): () => StoredOrder {
+  let order: StoredOrder | undefined;
+  return () => {
+    if (order !== undefined) return order;
+    const row = JSON.parse(json) as OrderJson;
+    order = toOrder({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
+    if (moved !== undefined) {
+      order.status = moved.to;
+      order.updatedAt = moved.at;
+    }
+    return order;
+  };
+}
 
 async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Promise<AppliedWebhookEvent> {
   const update = effect.statusUpdate;
@@ -120,14 +151,21 @@ async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Prom
     return { duplicate: true, previousStatus: undefined, order: undefined };
   }
   const previousStatus = row.status ?? undefined;
-  if (!effect.withOrder || previousStatus === undefined)
+  if (!effect.withOrder || previousStatus === undefined || !row.order_json)
     return { duplicate: false, previousStatus, order: undefined };
-  const order = toOrder(row as OrderRow);
-  if (row.new_updated_at !== null && update !== undefined) {
-    order.status = update.to;
-    order.updatedAt = row.new_updated_at;
-  }
-  return { duplicate: false, previousStatus, order };
+  const moved =
+    row.new_updated_at !== null && update !== undefined
+      ? { to: update.to, at: row.new_updated_at }
+      : undefined;
+  const read = lazyOrder(row.order_json, moved);
+  // `order` is an own, enumerable property like the others (spread and JSON see it), read lazily.
+  return {
+    duplicate: false,
+    previousStatus,
+    get order() {
+      return read();
+    },
+  };
 }
 
 // Order creation looks its reference up, then inserts: both run on every order, so PostgreSQL

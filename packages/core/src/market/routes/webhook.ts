@@ -6,7 +6,13 @@
  * so the service delivers again; a duplicate event ID is acknowledged without running anything.
  */
 import { KitError } from '../../errors.js';
-import { EVENT_TYPES, isUnknownEvent, parseWebhookEvent, type WebhookEvent } from '../../models/events.js';
+import {
+  EVENT_TYPES,
+  isUnknownEvent,
+  type KnownWebhookEvent,
+  parseWebhookEvent,
+  type WebhookEvent,
+} from '../../models/events.js';
 import {
   forwardSourcesOf,
   type OrderStatus,
@@ -23,6 +29,7 @@ import type { MarketAnswer } from '../answer.js';
 import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
 import { callHook, header, type RouteContext } from '../context.js';
+import type { WebhookHookInput } from '../hooks.js';
 import type { MarketTransaction, StoredOrder, WebhookEventEffect } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
@@ -182,16 +189,44 @@ async function afterApply(
   }
   const handle = deps.hooks.handleWebhook;
   if (!handle || !tx) return;
-  const { order } = state;
-  const statusNow = order?.status;
-  const notFinal = statusNow === undefined || READY_FROM.has(statusNow);
-  const readyForDisbursement =
-    notFinal &&
-    ((event.type === EVENT_TYPES.orderStatusUpdated && event.orderStatus === 'DISBURSING') ||
-      (event.type === EVENT_TYPES.disbursementRequirementUpdated && event.isFulfilled));
+  const readiness =
+    (event.type === EVENT_TYPES.orderStatusUpdated && event.orderStatus === 'DISBURSING') ||
+    (event.type === EVENT_TYPES.disbursementRequirementUpdated && event.isFulfilled);
+  // The order is read only when the answer depends on it: a store may build it on first read.
+  const statusNow = readiness ? state.order?.status : undefined;
+  const readyForDisbursement = readiness && (statusNow === undefined || READY_FROM.has(statusNow));
   await callHook(ctx, 'handleWebhook', () =>
-    handle({ eventId, event, order, transition: result, readyForDisbursement, tx }, hookContext),
+    handle(hookInput(eventId, event, state, result, readyForDisbursement, tx), hookContext),
   );
+}
+
+/**
+ * The hook's input, with `order` passed through as the store gave it: a store that builds the
+ * order on first read (`@bnpl-kit/store` does) builds it only if the hook reads it. `order` stays
+ * an own enumerable property (spread, `Object.keys` and JSON see it) and can be assigned.
+ */
+function hookInput(
+  eventId: string,
+  event: KnownWebhookEvent,
+  state: OrderState,
+  transition: TransitionResult | undefined,
+  readyForDisbursement: boolean,
+  tx: MarketTransaction,
+): WebhookHookInput {
+  let replaced: { order: StoredOrder | undefined } | undefined;
+  return {
+    eventId,
+    event,
+    get order() {
+      return replaced === undefined ? state.order : replaced.order;
+    },
+    set order(order) {
+      replaced = { order };
+    },
+    transition,
+    readyForDisbursement,
+    tx,
+  };
 }
 
 async function applyInTransaction(
