@@ -64,10 +64,7 @@ describe.each(FRAMEWORKS)('the @bnpl-kit/%s README server', (framework) => {
     expect(module).not.toMatch(/===\s*[\w.?]*(token|Token)/);
   });
 
-  // Both modes at once: each run has its own sandbox, server process and data directory, and much
-  // of a run is waiting (the service timeout check, the restart, webhook deliveries), which the
-  // other run's work fills; one after the other, the ten runs were most of this package's time.
-  it.concurrent.for(MODES)('passes certify strictly in %s mode', async (mode, { expect }) => {
+  it.each(MODES)('passes certify strictly in %s mode', async (mode) => {
     const { report, text, output, exitCodes } = await certifyExample(project, module, mode);
     expect(report.ok, `${text}\n--- server output ---\n${output}`).toBe(true);
     expect(report.lacks).toEqual([]);
