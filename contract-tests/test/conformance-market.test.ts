@@ -16,6 +16,7 @@ import {
 } from './fixtures/conformance-market/market.js';
 import type { Vocabulary } from './fixtures/conformance-market/problems.js';
 import { CONFORMANCE_VARIANTS } from './fixtures/conformance-market/variants.js';
+import { LOADED_SERVICE_TIMEOUT_MS } from './fixtures/loaded-machine.js';
 
 async function certify(
   mode: IntegrationMode,
@@ -34,9 +35,8 @@ async function certify(
           createConformanceMarket({
             mode,
             env: run.env,
-            // As the kit's test market: a budget a loaded machine's healthy calls stay within (a
-            // one-second budget cut off push-claims under load); only "never answers" waits for it.
-            serviceTimeoutMs: 5000,
+            // A budget a loaded machine's healthy calls stay within; only "never answers" waits for it.
+            serviceTimeoutMs: LOADED_SERVICE_TIMEOUT_MS,
             state,
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),

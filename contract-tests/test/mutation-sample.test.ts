@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatTextReport } from '../src/index.js';
 import { certifyServed } from './fixtures/certify.js';
 import type * as Market from './fixtures/conformance-market/market.js';
+import { LOADED_SERVICE_TIMEOUT_MS } from './fixtures/loaded-machine.js';
 
 interface SampleMutant {
   rule: string;
@@ -174,7 +175,7 @@ describe('certify kills the fixed sample of mutants of the conformance market', 
               market.createConformanceMarket({
                 mode: mutant.mode,
                 env: run.env,
-                serviceTimeoutMs: 5000,
+                serviceTimeoutMs: LOADED_SERVICE_TIMEOUT_MS,
                 state,
               }),
             );

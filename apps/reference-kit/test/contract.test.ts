@@ -18,6 +18,9 @@ describe('contract suite', () => {
           marketUrl: server.url,
           mode,
           marketToken: server.marketApiToken.reveal(),
+          // Only a hang takes a minute: every package's suite shares two cores in CI (certify's
+          // default is 10 s per request).
+          requestTimeoutMs: 60_000,
           // This test runs the server on an in-memory store, so a restart would start it empty.
           lacks: ['restart'],
           bnplCallbackUrl: `${server.publicBaseUrl}${BNPL_COMPLETE_PATH}`,

@@ -155,7 +155,7 @@ describe('the printed walkthrough', () => {
           expect(stdout.match(/loyalty-gold-pay-in-6 rank/g)).toHaveLength(1);
           // "Exactly one disbursement" holds on every run, not only on a fresh sandbox.
           expect(stdout.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
-          const again = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { timeout: 60_000 });
+          const again = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { timeout: 200_000 });
           expect(again.stdout.match(/"idempotency_key":"disburse:/g)).toHaveLength(1);
         }
       } finally {

@@ -18,6 +18,13 @@ import {
 } from '../src/worker.js';
 import { backends, databaseForSuite, manualClock, unique } from './helpers/backends.js';
 
+/**
+ * How long a wait for the worker may take before it counts as hung: every package's suite runs at
+ * once on two shared cores in CI, where 20 s was within reach of a healthy poll loop. Waits end on
+ * the awaited state, never on this.
+ */
+const HUNG_MS = 200_000;
+
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('job worker', () => {
@@ -38,7 +45,7 @@ describe('job worker', () => {
         const current = await store.findJob(job.id);
         return current?.status === status ? current : undefined;
       },
-      { timeoutMs: 20_000, what: `job ${job.kind} to be ${status}` },
+      { timeoutMs: HUNG_MS, what: `job ${job.kind} to be ${status}` },
     );
   }
 
@@ -215,12 +222,12 @@ describe.each(backends)('periodic jobs on $name', (backend) => {
     try {
       const first = periodicDedupeKey(kind, new Date('2031-05-01T10:00:00.000Z'));
       await pollUntil(async () => (runs.length >= 1 ? true : undefined), {
-        timeoutMs: 20_000,
+        timeoutMs: HUNG_MS,
         what: 'run 1',
       });
       clock.advance(60_000);
       await pollUntil(async () => (runs.length >= 2 ? true : undefined), {
-        timeoutMs: 20_000,
+        timeoutMs: HUNG_MS,
         what: 'run 2',
       });
       // Every worker has polled again since the second period began (a nudge makes each poll once).
@@ -230,7 +237,7 @@ describe.each(backends)('periodic jobs on $name', (backend) => {
           const listed = await suite.store.listJobs({ kind });
           return listed.every((j) => j.status === 'done') ? listed : undefined;
         },
-        { timeoutMs: 20_000, what: 'both runs to be done' },
+        { timeoutMs: HUNG_MS, what: 'both runs to be done' },
       );
       expect(jobs.map((j) => j.dedupeKey)).toEqual([
         first,

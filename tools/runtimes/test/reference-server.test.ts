@@ -13,6 +13,7 @@ import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type ReferenceServerRun, runReferenceServer } from '../src/reference-server.js';
+import { LOADED_REQUEST_TIMEOUT_MS } from './loaded-machine.js';
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -42,6 +43,7 @@ describe.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) 
       expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: true, worker: true } });
       const { keys } = server;
       const report = await runContractSuite({
+        requestTimeoutMs: LOADED_REQUEST_TIMEOUT_MS,
         marketUrl: server.url,
         mode,
         marketToken: keys.MARKET_API_TOKEN,

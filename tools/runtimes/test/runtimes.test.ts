@@ -14,6 +14,7 @@ import { generateApiKey, type SandboxServer, startSandboxServer } from '@bnpl-ki
 import { openStore } from '@bnpl-kit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRuntime, startRuntime } from '../src/runtimes.js';
+import { LOADED_REQUEST_TIMEOUT_MS } from './loaded-machine.js';
 
 const serviceKey = await generateKeyPair();
 let sandbox: SandboxServer;
@@ -138,6 +139,7 @@ async function certify(running: RunningRuntime, mode: IntegrationMode): Promise<
     }),
   });
   const report = await runContractSuite({
+    requestTimeoutMs: LOADED_REQUEST_TIMEOUT_MS,
     marketUrl,
     mode,
     marketToken: config.marketToken,

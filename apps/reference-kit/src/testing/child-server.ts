@@ -32,6 +32,8 @@ export interface ServerProcess {
   exited: Promise<number | string>;
   output(): string;
   logs: Record<string, unknown>[];
+  /** Resolves with the first log line (so far or later) that `matches`; never rejects. */
+  logLine(matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
 export function runServerProcess(options: SpawnOptions): ServerProcess {
@@ -53,6 +55,7 @@ export function runServerProcess(options: SpawnOptions): ServerProcess {
   });
   let text = '';
   const logs: Record<string, unknown>[] = [];
+  const waiting = new Set<(line: Record<string, unknown>) => void>();
   child.stderr!.on('data', (chunk: Buffer) => {
     text += chunk.toString();
   });
@@ -61,7 +64,9 @@ export function runServerProcess(options: SpawnOptions): ServerProcess {
     text += `${line}\n`;
     if (line.startsWith('{')) {
       try {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        for (const waiter of waiting) waiter(entry);
       } catch {
         // A banner line that happens to start with "{": not a log line.
       }
@@ -71,30 +76,41 @@ export function runServerProcess(options: SpawnOptions): ServerProcess {
     // 'close', not 'exit': by then stdout is fully read, so the last log lines are in `logs`.
     child.on('close', (code, signal) => resolve(code ?? signal ?? -1));
   });
-  return { child, exited, output: () => text, logs };
+  const logLine = (matches: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const found = logs.find(matches);
+      if (found) return resolve(found);
+      const waiter = (entry: Record<string, unknown>) => {
+        if (!matches(entry)) return;
+        waiting.delete(waiter);
+        resolve(entry);
+      };
+      waiting.add(waiter);
+      // Nothing more comes once the process is gone: let the waiter go with it.
+      void exited.then(() => waiting.delete(waiter));
+    });
+  return { child, exited, output: () => text, logs, logLine };
 }
 
 export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
   const run = runServerProcess(options);
-  // Below vitest's 240 s test timeout (vitest.shared.ts), so a start that never comes fails here,
-  // with the output, rather than as a bare test timeout.
-  const deadline = Date.now() + (options.timeoutMs ?? 200_000);
-  let url: string | undefined;
-  for (;;) {
-    const listening = run.logs.find((l) => l.msg === 'listening');
-    if (listening) {
-      url = String(listening.url);
-      break;
-    }
-    const code = await Promise.race([
-      run.exited,
-      new Promise<undefined>((resolve) => setTimeout(resolve, 50)),
-    ]);
-    if (code !== undefined) throw new Error(`The server exited (${code}) before listening:\n${run.output()}`);
-    if (Date.now() > deadline) {
-      run.child.kill('SIGKILL');
-      throw new Error(`The server did not listen in time:\n${run.output()}`);
-    }
+  // Ends on the `listening` line or the exit. The timer is a hang guard only, below vitest's 240 s
+  // test timeout (vitest.shared.ts), so a start that never comes fails here with the output.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), options.timeoutMs ?? 200_000);
+  });
+  const outcome = await Promise.race([
+    run.logLine((l) => l.msg === 'listening'),
+    run.exited.then((code) => ({ exitedWith: code })),
+    hung,
+  ]).finally(() => clearTimeout(timer));
+  if (outcome === 'hung') {
+    run.child.kill('SIGKILL');
+    throw new Error(`The server did not listen in time:\n${run.output()}`);
   }
+  if ('exitedWith' in outcome)
+    throw new Error(`The server exited (${outcome.exitedWith}) before listening:\n${run.output()}`);
+  const url = String(outcome.url);
   return { process: run.child, url, logs: run.logs, output: run.output, exited: run.exited };
 }

@@ -100,13 +100,17 @@ const postgres = (name: TestBackend['name'], url: () => Promise<string>): TestBa
   },
 });
 
-/** One PgBouncer per test file, started when a suite first opens a database through it. */
+/**
+ * One PgBouncer per test file, started when a suite first opens a database through it and stopped
+ * after the file by test/setup.ts (a setup file runs for every file; this module, loaded once per
+ * worker when files share one, would register its own afterAll for the first file only).
+ */
 let pooler: Promise<RunningPgBouncer> | undefined;
-afterAll(async () => {
+export async function stopPooler(): Promise<void> {
   const running = pooler;
   pooler = undefined;
   await (await running?.catch(() => undefined))?.stop();
-});
+}
 
 function throughPgBouncer(databaseUrl: string): TestBackend {
   return postgres('pgbouncer', async () => {
