@@ -95,7 +95,11 @@ describe('the template cache', () => {
   });
 
   it('takes over a build lock whose process has died (a first start killed mid-build)', async () => {
+    // The cluster template this one is made from, from the default cache (cheap: it exists by now),
+    // so that the takeover builds only the in-memory template.
+    const cluster = await pgliteTemplate('cluster');
     process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
+    await writeFile(pgliteTemplatePath('cluster'), new Uint8Array(cluster));
     const path = pgliteTemplatePath('memory');
     // A pid no process has: the exited child's.
     const child = spawnSync(process.execPath, ['-e', '']);
