@@ -1,3 +1,3 @@
 import { nodeLibrary } from '../../tsup.shared.ts';
 
-export default nodeLibrary(['index', 'worker']);
+export default nodeLibrary(['index', 'worker', 'testing']);

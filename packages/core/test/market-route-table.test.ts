@@ -61,4 +61,19 @@ describe('market route table', () => {
     expect(create.responses['409']!.description).toBe('Problem: idempotency_conflict');
     expect(create.responses['401']!.description).toBe('Problem: unauthenticated');
   });
+
+  it('documents the two order actions (cancel, disburse) alike but for the body disburse takes', () => {
+    const document = marketOpenApi({ integrationMode: 'data-sharing' });
+    const cancel = document.paths['/v1/orders/{id}/cancel']!.post!;
+    const disburse = document.paths['/v1/orders/{id}/disburse']!.post!;
+    expect(Object.keys(cancel.responses).sort()).toEqual(Object.keys(disburse.responses).sort());
+    expect(cancel.responses['202']).toEqual(disburse.responses['202']);
+    expect(cancel.responses['409']!.description).toBe('Problem: invalid_transition');
+    expect(cancel.parameters).toEqual(disburse.parameters);
+    expect(cancel.security).toEqual(disburse.security);
+    expect(cancel.requestBody).toBeUndefined();
+    expect(disburse.requestBody).toMatchObject({ required: false });
+    expect(disburse.description).toContain('getDisbursementInvoice');
+    expect(cancel.description).toBeUndefined();
+  });
 });

@@ -7,14 +7,14 @@
 import { KitError } from '@bnpl-kit/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/index.js';
-import { randomSchemaName, TEST_DATABASE_URL, unique, withAdminClient } from './helpers/backends.js';
-import { newOrder } from './helpers/fixtures.js';
 import {
   type PgBouncerOptions,
   pgbouncerAvailable,
   type RunningPgBouncer,
   startPgBouncer,
-} from './helpers/pgbouncer.js';
+} from '../src/testing.js';
+import { randomSchemaName, TEST_DATABASE_URL, unique, withAdminClient } from './helpers/backends.js';
+import { newOrder } from './helpers/fixtures.js';
 
 const IGNORE_SESSION_PARAMETERS = {
   ignore_startup_parameters: 'statement_timeout, options, extra_float_digits',

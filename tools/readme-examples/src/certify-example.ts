@@ -67,11 +67,32 @@ function exampleProcess(file: string, cwd: string, env: Record<string, string | 
   };
 }
 
+/** `/readyz` as a load balancer sees it: the status and whether a proxy may cache the answer. */
+export interface ReadinessProbe {
+  status: number;
+  cacheControl: string | null;
+}
+
+export interface CertifiedExample {
+  report: ContractReport;
+  text: string;
+  output: string;
+  exitCodes: (number | null)[];
+  /** `GET /readyz` on the server's origin, once it answered its first request. */
+  readiness: ReadinessProbe;
+}
+
+async function probeReadiness(origin: string): Promise<ReadinessProbe> {
+  const response = await fetch(new URL('/readyz', origin));
+  await response.body?.cancel();
+  return { status: response.status, cacheControl: response.headers.get('cache-control') };
+}
+
 export async function certifyExample(
   projectDir: string,
   module: string,
   mode: IntegrationMode,
-): Promise<{ report: ContractReport; text: string; output: string; exitCodes: (number | null)[] }> {
+): Promise<CertifiedExample> {
   const file = join(projectDir, `server-${mode}-${Date.now()}.mjs`);
   writeFileSync(file, module);
   const marketUrl = `http://127.0.0.1:${await freePort()}/bnpl`; // mounted under /bnpl
@@ -85,6 +106,7 @@ export async function certifyExample(
   const exitCodes: (number | null)[] = [];
   try {
     await server.start(readyUrl);
+    const readiness = await probeReadiness(marketUrl);
     // certify's --restart-command: stop the server (SIGTERM, its drain) and start it again on the
     // same data directory. So nothing is declared lacking: the example is durable, and shown to be.
     const restartMarket = async () => {
@@ -97,7 +119,7 @@ export async function certifyExample(
       allowSkips: false,
       restartMarket,
     });
-    return { report, text: formatTextReport(report), output: server.output(), exitCodes };
+    return { report, text: formatTextReport(report), output: server.output(), exitCodes, readiness };
   } finally {
     exitCodes.push(await server.stop());
     await run.close();

@@ -65,8 +65,10 @@ describe.each(FRAMEWORKS)('the @bnpl-kit/%s README server', (framework) => {
   });
 
   it.each(MODES)('passes certify strictly in %s mode', async (mode) => {
-    const { report, text, output, exitCodes } = await certifyExample(project, module, mode);
+    const { report, text, output, exitCodes, readiness } = await certifyExample(project, module, mode);
     expect(report.ok, `${text}\n--- server output ---\n${output}`).toBe(true);
+    // Ready, and answered as the kit's readinessResponse does: never from a cache.
+    expect(readiness).toEqual({ status: 200, cacheControl: 'no-store' });
     expect(report.lacks).toEqual([]);
     // Each stop (the restart check's and the last) drained and exited by itself with 0.
     expect(exitCodes, output).toEqual([0, 0]);

@@ -19,7 +19,8 @@ const SOURCE_MAY_IMPORT: Record<string, readonly string[]> = {
   '@bnpl-kit/hono': ADAPTER_IMPORTS,
   '@bnpl-kit/fastify': ADAPTER_IMPORTS,
   '@bnpl-kit/nestjs': ADAPTER_IMPORTS,
-  // Both entries: `.` (the store) and `./worker` (the job worker, reconciliation, retention, health).
+  // All entries: `.` (the store), `./worker` (the job worker, reconciliation, retention, health) and
+  // `./testing` (a PgBouncer for tests).
   '@bnpl-kit/store': [
     '@bnpl-kit/core',
     // The sandbox's record contract (SandboxRecordStore), which the store implements; the worker's

@@ -104,6 +104,36 @@ function route(definition: MarketRouteDefinition): MarketRouteDefinition {
   return definition;
 }
 
+/**
+ * An action on an approved order (cancel, disburse): data-sharing only, called by the market's
+ * systems with the service-side order ID, accepted with 202 and the action's result. What differs
+ * is the path, the words, and whether it takes a body (one that is sent is JSON either way).
+ */
+function orderAction(
+  action: Pick<MarketRouteDefinition, 'summary' | 'description' | 'request'> & { path: `/${string}` },
+): MarketRouteDefinition {
+  return route({
+    method: 'POST',
+    path: action.path,
+    modes: DATA_SHARING,
+    auth: 'market-systems',
+    summary: action.summary,
+    ...(action.description !== undefined && { description: action.description }),
+    tag: 'Orders',
+    params: SERVICE_ORDER_ID,
+    ...(action.request !== undefined && { request: action.request }),
+    answers: { 202: { description: 'Accepted', body: actionResult } },
+    problems: [
+      ...JSON_BODY,
+      'unauthenticated',
+      'order_not_found',
+      'invalid_transition',
+      ...UPSTREAM,
+      ...STORE,
+    ],
+  });
+}
+
 /** Keyed by operation: the router's route name and the OpenAPI `operationId`. */
 export const MARKET_ROUTES = {
   createOrder: route({
@@ -138,43 +168,15 @@ export const MARKET_ROUTES = {
     },
     problems: ['validation_failed', 'unauthenticated', 'order_not_found', ...UPSTREAM, ...STORE],
   }),
-  cancelOrder: route({
-    method: 'POST',
+  cancelOrder: orderAction({
     path: '/orders/:id/cancel',
-    modes: DATA_SHARING,
-    auth: 'market-systems',
     summary: 'Cancel (revert) an approved order',
-    tag: 'Orders',
-    params: SERVICE_ORDER_ID,
-    answers: { 202: { description: 'Accepted', body: actionResult } },
-    problems: [
-      ...JSON_BODY,
-      'unauthenticated',
-      'order_not_found',
-      'invalid_transition',
-      ...UPSTREAM,
-      ...STORE,
-    ],
   }),
-  disburseOrder: route({
-    method: 'POST',
+  disburseOrder: orderAction({
     path: '/orders/:id/disburse',
-    modes: DATA_SHARING,
-    auth: 'market-systems',
     summary: 'Request disbursement of an approved order',
     description: 'Without an invoice in the body, the getDisbursementInvoice hook supplies one (WIRE §5).',
-    tag: 'Orders',
-    params: SERVICE_ORDER_ID,
     request: { name: 'DisburseRequest', schema: disburseRequestCodec.schema, required: false },
-    answers: { 202: { description: 'Accepted', body: actionResult } },
-    problems: [
-      ...JSON_BODY,
-      'unauthenticated',
-      'order_not_found',
-      'invalid_transition',
-      ...UPSTREAM,
-      ...STORE,
-    ],
   }),
   pushClaims: route({
     method: 'POST',

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type OpenStoreOptions, openStore, type Store } from '../../src/index.js';
-import { pgbouncerAvailable, type RunningPgBouncer, startPgBouncer } from './pgbouncer.js';
+import { pgbouncerAvailable, type RunningPgBouncer, startPgBouncer } from '../../src/testing.js';
 
 // The store imports PGlite only when it opens one; loading it here, with the suite, keeps that
 // one-off cost (seconds on a busy machine) out of the first test's timeout.
