@@ -20,7 +20,12 @@ describe('runReferenceServer signals', () => {
     cleanups.push(() => removeDir(dataDir));
     // Stubbed and unstubbed in place: replacing process.env by a copy would leave the worker a plain
     // object where Node's live environment was.
-    for (const [name, value] of Object.entries({ MODE: 'sandbox', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }))
+    for (const [name, value] of Object.entries({
+      MODE: 'sandbox',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    }))
       vi.stubEnv(name, value);
     cleanups.push(() => {
       vi.unstubAllEnvs();
