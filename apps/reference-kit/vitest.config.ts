@@ -11,7 +11,8 @@ import shared from '../../vitest.shared.ts';
  *   installTelemetry would build a second SDK whose providers the OpenTelemetry globals refuse.
  * Every other file starts and closes its own servers, stores, services and children, so those run
  * one after another in one worker: Node, vitest, the kit's modules and PGlite's WebAssembly load
- * and compile once instead of once per file.
+ * and compile once instead of once per file (whole package, 21 files, user+sys CPU: 129 → 108 s;
+ * the eleven in-process files with fuzz: 68.5 → 45.0 s).
  */
 const ISOLATED_FILES = [
   'test/metrics.test.ts',
