@@ -18,10 +18,17 @@ describe('runReferenceServer signals', () => {
   it('closes the server when SIGTERM arrived during the start', async () => {
     const dataDir = await tempDir();
     cleanups.push(() => removeDir(dataDir));
-    const saved = { ...process.env };
-    Object.assign(process.env, { MODE: 'sandbox', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    // Stubbed and unstubbed in place: replacing process.env by a copy would leave the worker a plain
+    // object where Node's live environment was.
+    for (const [name, value] of Object.entries({
+      MODE: 'sandbox',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    }))
+      vi.stubEnv(name, value);
     cleanups.push(() => {
-      process.env = saved;
+      vi.unstubAllEnvs();
     });
     // The shutdown ends with process.exit(0) on a timer: keep the test worker alive.
     vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
