@@ -22,7 +22,12 @@ const PROJECT = join(REPO_ROOT, 'tools/readme-examples');
 const blocks = readmeBlocks(REPO_ROOT, publishedReadmes(REPO_ROOT));
 const checked = blocks.filter((block) => !importsRelatively(block));
 
-const planted = (code: string): ReadmeBlock => ({ readme: 'planted.md', line: 10, language: 'ts', code });
+const planted = (code: string): ReadmeBlock => ({
+  readme: 'planted/README.md',
+  line: 10,
+  language: 'ts',
+  code,
+});
 const wrongOption = planted(
   "import { loadConfig } from '@bnpl-kit/core';\n\nloadConfig(process.env, { integrationMod: 'basic' });\n",
 );
@@ -64,7 +69,7 @@ describe('README TypeScript blocks', () => {
 
 describe('the check itself (blocks planted in the same program)', () => {
   it('reports a wrong option at its README line', () => {
-    expect(problemsOf(wrongOption)).toEqual([expect.stringMatching(/^planted\.md:12:\d+ TS2561 /)]);
+    expect(problemsOf(wrongOption)).toEqual([expect.stringMatching(/^planted\/README\.md:12:\d+ TS2561 /)]);
   });
 
   it('lets a fragment leave names to the reader', () => {
@@ -73,10 +78,10 @@ describe('the check itself (blocks planted in the same program)', () => {
 
   it('still reports a misused import in a fragment, and a missing export', () => {
     expect(problemsOf(misusedImport)).toEqual([
-      expect.stringMatching(/^planted\.md:12:\d+ TS\d+ .*poolsize/),
+      expect.stringMatching(/^planted\/README\.md:12:\d+ TS\d+ .*poolsize/),
     ]);
     expect(problemsOf(missingExport)).toEqual([
-      expect.stringMatching(/^planted\.md:10:\d+ TS\d+ .*openStorage/),
+      expect.stringMatching(/^planted\/README\.md:10:\d+ TS\d+ .*openStorage/),
     ]);
   });
 });
