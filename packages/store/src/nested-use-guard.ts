@@ -23,17 +23,23 @@ export interface GuardRuntime {
   nodeEnv: string | undefined;
 }
 
+/** Read defensively: workerd's nodejs_compat `process` has no `versions` and no `execArgv`. */
 export function currentRuntime(): GuardRuntime {
   return {
-    nodeVersion: process.versions.node,
-    flags: [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
-    nodeEnv: process.env.NODE_ENV,
+    nodeVersion: process.versions?.node,
+    flags: [...(process.execArgv ?? []), ...(process.env?.NODE_OPTIONS ?? '').split(/\s+/)],
+    nodeEnv: process.env?.NODE_ENV,
   };
 }
 
-/** Whether `AsyncLocalStorage` costs nothing per promise here (Node's `AsyncContextFrame`). */
+/**
+ * Whether `AsyncLocalStorage` costs nothing per promise here (Node's `AsyncContextFrame`). A
+ * runtime that is not Node (workerd has no `process.versions.node`) has no promise hooks to turn
+ * on: its `AsyncLocalStorage` is its own, so the guard stays.
+ */
 export function cheapAsyncContext(runtime: GuardRuntime): boolean {
-  const major = Number(runtime.nodeVersion?.split('.')[0]);
+  if (runtime.nodeVersion === undefined) return true;
+  const major = Number(runtime.nodeVersion.split('.')[0]);
   if (!Number.isFinite(major)) return false;
   if (major >= 24) return !runtime.flags.includes('--no-async-context-frame');
   return major >= 22 && runtime.flags.includes('--experimental-async-context-frame');

@@ -1,8 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { cheapAsyncContext, type GuardRuntime, guardNestedUseByDefault } from '../src/nested-use-guard.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  cheapAsyncContext,
+  currentRuntime,
+  type GuardRuntime,
+  guardNestedUseByDefault,
+} from '../src/nested-use-guard.js';
 import { openStore } from '../src/open-store.js';
 
-const runtime = (nodeVersion: string, nodeEnv: string | undefined, flags: string[] = []): GuardRuntime => ({
+const runtime = (
+  nodeVersion: string | undefined,
+  nodeEnv: string | undefined,
+  flags: string[] = [],
+): GuardRuntime => ({
   nodeVersion,
   nodeEnv,
   flags,
@@ -34,6 +43,19 @@ describe('the nested-use guard by default', () => {
     expect(cheapAsyncContext(runtime('24.0.0', undefined))).toBe(true);
     expect(cheapAsyncContext(runtime('22.7.0', undefined))).toBe(false);
     expect(cheapAsyncContext(runtime('not a version', undefined))).toBe(false);
+  });
+
+  it("reads a runtime that is not Node (workerd's process has no versions, no execArgv)", () => {
+    vi.stubGlobal('process', { env: { NODE_ENV: 'production' } });
+    let read: GuardRuntime;
+    try {
+      read = currentRuntime();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(read).toEqual({ nodeVersion: undefined, flags: [''], nodeEnv: 'production' });
+    // No Node promise hooks to turn on there: the guard stays on PostgreSQL in production.
+    expect(guardNestedUseByDefault('postgres', read)).toBe(true);
   });
 });
 

@@ -75,7 +75,7 @@ describe('the template cache', () => {
 
   it('is dropped, and the data directory is made by initdb instead', { timeout: 180_000 }, async () => {
     process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
-    const template = pgliteTemplatePath('cluster');
+    const template = await pgliteTemplatePath('cluster');
     await writeFile(template, 'not a tarball');
     const dataDir = join(await tempDir(), 'pglite');
 
@@ -86,7 +86,7 @@ describe('the template cache', () => {
 
   it('is not built twice: while another process holds the build lock, this one waits for its file', async () => {
     process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
-    const path = pgliteTemplatePath('memory');
+    const path = await pgliteTemplatePath('memory');
     await writeFile(`${path}.building`, '');
     const waiting = pgliteTemplate('memory');
     // The other process finishing: its tarball appears under the template's name.
@@ -99,8 +99,8 @@ describe('the template cache', () => {
     // so that the takeover builds only the in-memory template.
     const cluster = await pgliteTemplate('cluster');
     process.env.BNPL_KIT_PGLITE_CACHE_DIR = await tempDir();
-    await writeFile(pgliteTemplatePath('cluster'), new Uint8Array(cluster));
-    const path = pgliteTemplatePath('memory');
+    await writeFile(await pgliteTemplatePath('cluster'), new Uint8Array(cluster));
+    const path = await pgliteTemplatePath('memory');
     // A pid no process has: the exited child's.
     const child = spawnSync(process.execPath, ['-e', '']);
     await writeFile(`${path}.building`, String(child.pid));

@@ -12,9 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_DATABASE, PGLITE_START_PARAMS, pgliteOptions } from './pglite-settings.js';
 
@@ -33,17 +31,24 @@ function templateKey(): string {
     .slice(0, 16);
 }
 
-/** Per user, and only trusted when this user owns it: a tarball someone else left is not loaded. */
-function cacheDir(): string {
-  return (
-    process.env.BNPL_KIT_PGLITE_CACHE_DIR?.trim() ||
-    join(tmpdir(), `bnpl-kit-pglite-${process.getuid?.() ?? 'user'}`)
-  );
+/**
+ * Per user, and only trusted when this user owns it: a tarball someone else left is not loaded.
+ * `node:os` is imported here, on first use, not at the top: the store also runs on Cloudflare
+ * Workers (pg over cloudflare:sockets), whose nodejs_compat has no `node:os`, and a bundler hoists a
+ * module's static imports to the top of the bundle even when the module itself is loaded lazily.
+ */
+async function cacheDir(): Promise<string> {
+  const chosen = process.env.BNPL_KIT_PGLITE_CACHE_DIR?.trim();
+  if (chosen) return chosen;
+  const { tmpdir } = await import('node:os');
+  return join(tmpdir(), `bnpl-kit-pglite-${process.getuid?.() ?? 'user'}`);
 }
 
-export function pgliteTemplatePath(kind: PgliteTemplateKind): string {
-  return join(cacheDir(), `${kind}-${templateKey()}.tar`);
+export async function pgliteTemplatePath(kind: PgliteTemplateKind): Promise<string> {
+  return join(await cacheDir(), `${kind}-${templateKey()}.tar`);
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * A tarball as PGlite's `loadDataDir` reads it (`arrayBuffer()` and `type`). Not a `Blob`: Node
@@ -94,7 +99,7 @@ async function build(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
 
 async function store(path: string, bytes: ArrayBuffer): Promise<void> {
   try {
-    await mkdir(cacheDir(), { recursive: true, mode: 0o700 });
+    await mkdir(await cacheDir(), { recursive: true, mode: 0o700 });
     // Written aside and renamed: another process reading the cache sees all of it or nothing.
     const partial = `${path}.${process.pid}.${Date.now()}.partial`;
     await writeFile(partial, new Uint8Array(bytes), { mode: 0o600 });
@@ -127,7 +132,7 @@ async function lockBuild(path: string): Promise<(() => Promise<void>) | undefine
   const lock = `${path}.building`;
   const release = () => rm(lock, { force: true });
   try {
-    await mkdir(cacheDir(), { recursive: true, mode: 0o700 });
+    await mkdir(await cacheDir(), { recursive: true, mode: 0o700 });
     const handle = await open(lock, 'wx', 0o600);
     try {
       await handle.writeFile(String(process.pid));
@@ -174,17 +179,22 @@ async function cachedOrBuilt(kind: PgliteTemplateKind, path: string): Promise<Ar
   }
 }
 
-/** By path: a process that changes BNPL_KIT_PGLITE_CACHE_DIR reads the other cache. */
+/**
+ * By kind and cache directory setting: a process that changes BNPL_KIT_PGLITE_CACHE_DIR reads the
+ * other cache. (Keyed synchronously, so that concurrent first calls share one read or build.)
+ */
 const memo = new Map<string, Promise<ArrayBuffer>>();
+const memoKey = (kind: PgliteTemplateKind) =>
+  `${process.env.BNPL_KIT_PGLITE_CACHE_DIR?.trim() ?? ''}\0${kind}`;
 
 /** The template's tarball: from this process, else from the cache, else made now (and cached). */
 export function pgliteTemplate(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
-  const path = pgliteTemplatePath(kind);
-  let pending = memo.get(path);
+  const key = memoKey(kind);
+  let pending = memo.get(key);
   if (pending === undefined) {
-    pending = cachedOrBuilt(kind, path);
-    memo.set(path, pending);
-    pending.catch(() => memo.delete(path));
+    pending = pgliteTemplatePath(kind).then((path) => cachedOrBuilt(kind, path));
+    memo.set(key, pending);
+    pending.catch(() => memo.delete(key));
   }
   return pending;
 }
@@ -194,12 +204,11 @@ export function pgliteTemplate(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
  * 40 MB held for nothing would show in its idle RSS.
  */
 export function releasePgliteTemplate(kind: PgliteTemplateKind): void {
-  memo.delete(pgliteTemplatePath(kind));
+  memo.delete(memoKey(kind));
 }
 
 /** Drops a template PGlite refused to start from, so that the next call makes a new one. */
 export async function forgetPgliteTemplate(kind: PgliteTemplateKind): Promise<void> {
-  const path = pgliteTemplatePath(kind);
-  memo.delete(path);
-  await rm(path, { force: true });
+  memo.delete(memoKey(kind));
+  await rm(await pgliteTemplatePath(kind), { force: true });
 }
