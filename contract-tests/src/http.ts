@@ -4,7 +4,6 @@
  * and what came back, without the reader having to rerun anything.
  */
 import { request as httpRequest } from 'node:http';
-import { isConnectionReset, marketDispatcher, safeToRepeat } from './http-transport.js';
 import { ContractViolation } from './violation.js';
 
 export interface HttpRequestInit {
@@ -102,9 +101,6 @@ function sendWithHost(
         method: init.method,
         headers: { ...init.headers, host },
         timeout: init.timeoutMs,
-        // A connection of its own: node:http's shared agent keeps sockets idle for 5 s, the same as
-        // a Node market, which is the keep-alive race http-transport.ts avoids.
-        agent: false,
       },
       (answer) => {
         const chunks: Buffer[] = [];
@@ -136,9 +132,7 @@ export class ContractHttp {
   readonly #checkResponse: ((exchange: HttpExchange) => void) | undefined;
 
   constructor(options: ContractHttpOptions = {}) {
-    this.#fetch =
-      options.fetch ??
-      ((input, init) => fetch(input, { ...init, dispatcher: marketDispatcher() } as RequestInit));
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#checkResponse = options.checkResponse;
   }
@@ -173,43 +167,24 @@ export class ContractHttp {
     if (init.host !== undefined) request.headers.host = init.host;
     let response: Response;
     let text: string;
-    const attempt = (): Promise<Response> => {
+    try {
       const requestInit = {
         method,
         headers,
         body: body as BodyInit | undefined,
         // A 302 is an answer to check, not something to follow.
         redirect: 'manual' as const,
-        signal: AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)))),
+        signal: AbortSignal.timeout(timeoutMs),
       };
-      return init.host === undefined
+      response = await (init.host === undefined
         ? this.#fetch(url, requestInit)
-        : sendWithHost(url, init.host, { method, headers, body, timeoutMs });
-    };
-    let repeated = false;
-    try {
-      try {
-        response = await attempt();
-      } catch (error) {
-        // A reset before any answer is most often a kept-alive connection the market closed as
-        // the request went out (http-transport.ts); once, and only where a repeat is harmless.
-        // A market that resets every connection still fails below, on the repeat.
-        if (!isConnectionReset(error) || !safeToRepeat(method, headers)) throw error;
-        repeated = true;
-        response = await attempt();
-      }
+        : sendWithHost(url, init.host, { method, headers, body, timeoutMs }));
       text = await response.text();
     } catch (error) {
       const why = describeError(error);
       throw new ContractViolation({
         expected: `an HTTP answer from ${method} ${url} within ${timeoutMs} ms`,
-        actual: `no answer (${why})${
-          repeated
-            ? '; sent twice, the first connection having been reset before any answer'
-            : isConnectionReset(error)
-              ? '; the market closed the connection without a complete answer'
-              : ''
-        }`,
+        actual: `no answer (${why})`,
         spec: 'WIRE §5',
       });
     }
