@@ -114,7 +114,15 @@ async function dataSharingFlow(server: TestServer): Promise<string[]> {
   const disbursements = await sandbox.disbursements(orderId);
   expect(disbursements).toHaveLength(1);
   expect(disbursements[0]).toMatchObject({ source: 'api', idempotency_key: `disburse:${orderId}` });
-  const job = await server.store.findJobByDedupeKey(`disburse:${orderId}`);
+  // The order can reach PAID (the service's webhook after the disbursement) before the worker
+  // records its job as done: wait for the job, not for the clock.
+  const job = await waitFor(
+    async () => {
+      const found = await server.store.findJobByDedupeKey(`disburse:${orderId}`);
+      return found?.status === 'done' || found?.status === 'failed' ? found : undefined;
+    },
+    { what: 'the disbursement job to finish' },
+  );
   expect(job).toMatchObject({ status: 'done', attempts: 1 });
   await waitFor(async () => (await sandbox.deliveries(orderId)).every((d) => d.status === 'delivered'), {
     what: 'every webhook of the order to be answered',
