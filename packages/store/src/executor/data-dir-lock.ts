@@ -13,7 +13,8 @@ import { resolve } from 'node:path';
 // earlier process that had the same PID (common for PID 1 in containers), so it is stale.
 const heldHere = new Set<string>();
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this PID runs (also pglite-template.ts's build lock). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { isAlive } from './data-dir-lock.js';
 import { PGLITE_DATABASE, PGLITE_START_PARAMS, pgliteOptions } from './pglite-settings.js';
 
 export type PgliteTemplateKind = 'cluster' | 'memory';
@@ -112,16 +113,6 @@ async function store(path: string, bytes: ArrayBuffer): Promise<void> {
 /** Longer than any build takes on a busy machine: a lock this old is stale whoever holds it. */
 const STALE_BUILD_MS = 5 * 60_000;
 
-/** Whether the process that wrote a lock still runs (EPERM: it runs as another user). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * One builder per template across processes (test workers starting together would each build one:
  * ~700 MB apiece). Resolves to a release function, or undefined while another process builds. A
@@ -150,7 +141,7 @@ async function lockBuild(path: string): Promise<(() => Promise<void>) | undefine
       (info) => Date.now() - info.mtimeMs,
       () => 0,
     );
-    const dead = Number.isInteger(holder) && holder > 0 && holder !== process.pid && !processRuns(holder);
+    const dead = Number.isInteger(holder) && holder > 0 && holder !== process.pid && !isAlive(holder);
     if (dead || age > STALE_BUILD_MS) await release();
     return undefined;
   }
