@@ -3,7 +3,15 @@
  * redacted, the first bytes of both bodies) so that a failing check can show exactly what it sent
  * and what came back, without the reader having to rerun anything.
  */
-import { request as httpRequest } from 'node:http';
+import {
+  isConnectionReset,
+  lostBeforeAnswer,
+  type MarketAnswer,
+  MarketConnectionError,
+  type MarketTransport,
+  safeToRepeat,
+  sendOverNetwork,
+} from './http-transport.js';
 import { ContractViolation } from './violation.js';
 
 export interface HttpRequestInit {
@@ -17,7 +25,7 @@ export interface HttpRequestInit {
   timeoutMs?: number;
   /**
    * A `Host` header other than the URL's, as a reverse proxy sends (fetch cannot set it, so the
-   * request goes through node:http).
+   * request goes over the network even when the client was given a `fetch`).
    */
   host?: string;
 }
@@ -63,76 +71,63 @@ function redact(headers: Record<string, string>): Record<string, string> {
 }
 
 export interface ContractHttpOptions {
+  /** An in-process market's fetch; without one, requests go over the network (http-transport.ts). */
   fetch?: typeof fetch;
+  /** How requests reach the market instead (tests: a transport with other keep-alive settings). */
+  transport?: MarketTransport;
   /** Per request; a market that does not answer in time fails the check. Default 10 000. */
   timeoutMs?: number;
   /** Runs on every answer and may throw a ContractViolation (openapi-validation.ts). */
   checkResponse?: (exchange: HttpExchange) => void;
 }
 
-/** `TypeError: fetch failed (ECONNRESET: other side closed)`: undici hides the useful part in `cause`. */
+/**
+ * `TypeError: fetch failed (ECONNRESET: other side closed)`, `Error: socket hang up (ECONNRESET)`:
+ * the useful part is often in `cause` or `code`.
+ */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = cause
-    ? ` (${[cause.code, cause.message].filter((p) => typeof p === 'string').join(': ')})`
-    : '';
+  const code = (error as { code?: unknown }).code;
+  const detail =
+    typeof cause === 'object' && cause !== null && cause.message !== error.message
+      ? ` (${[cause.code, cause.message].filter((p) => typeof p === 'string').join(': ')})`
+      : typeof code === 'string' && !error.message.includes(code)
+        ? ` (${code})`
+        : '';
   return `${error.name}: ${error.message}${detail}`;
 }
 
-/** One request over node:http with the given `Host` header, answered as a fetch `Response`. */
-function sendWithHost(
-  url: string,
-  host: string,
-  init: {
-    method: string;
-    headers: Record<string, string>;
-    body: string | Uint8Array | undefined;
-    timeoutMs: number;
-  },
-): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const request = httpRequest(
-      {
-        hostname: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: init.method,
-        headers: { ...init.headers, host },
-        timeout: init.timeoutMs,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-          }
-          const status = answer.statusCode ?? 0;
-          const bytes = Buffer.concat(chunks);
-          resolve(new Response(status === 204 || status === 304 ? null : bytes, { status, headers }));
-        });
-        answer.on('error', reject);
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${init.timeoutMs} ms`)));
-    request.on('error', reject);
-    request.end(init.body === undefined ? undefined : Buffer.from(init.body));
-  });
+/** An in-process market's `fetch` as a transport (it cannot set `Host`; those go over the network). */
+function fetchTransport(fetchImpl: typeof fetch): MarketTransport {
+  return async (url, request) => {
+    const response = await fetchImpl(url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body as BodyInit | undefined,
+      // A 302 is an answer to check, not something to follow.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    try {
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error) {
+      // The head arrived: a request cut short in its answer is never sent again.
+      throw new MarketConnectionError(error, true);
+    }
+  };
 }
 
 export class ContractHttp {
   readonly exchanges: HttpExchange[] = [];
   /** Advice a check noted that belongs to no one exchange. */
   readonly notes: string[] = [];
-  readonly #fetch: typeof fetch;
+  readonly #transport: MarketTransport;
   readonly #timeoutMs: number;
   readonly #checkResponse: ((exchange: HttpExchange) => void) | undefined;
 
   constructor(options: ContractHttpOptions = {}) {
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#transport = options.transport ?? (options.fetch ? fetchTransport(options.fetch) : sendOverNetwork);
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#checkResponse = options.checkResponse;
   }
@@ -165,33 +160,46 @@ export class ContractHttp {
     const started = performance.now();
     const timeoutMs = init.timeoutMs ?? this.#timeoutMs;
     if (init.host !== undefined) request.headers.host = init.host;
-    let response: Response;
-    let text: string;
-    try {
-      const requestInit = {
+    // fetch cannot set `Host` (a reverse proxy's), so those requests always go over node:http.
+    const transport = init.host === undefined ? this.#transport : sendOverNetwork;
+    const sent = init.host === undefined ? headers : { ...headers, host: init.host };
+    const attempt = () =>
+      transport(url, {
         method,
-        headers,
-        body: body as BodyInit | undefined,
-        // A 302 is an answer to check, not something to follow.
-        redirect: 'manual' as const,
-        signal: AbortSignal.timeout(timeoutMs),
-      };
-      response = await (init.host === undefined
-        ? this.#fetch(url, requestInit)
-        : sendWithHost(url, init.host, { method, headers, body, timeoutMs }));
-      text = await response.text();
+        headers: sent,
+        body,
+        timeoutMs: Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))),
+      });
+    let answer: MarketAnswer;
+    let repeated = false;
+    try {
+      answer = await attempt().catch((error: unknown) => {
+        // A reset before any answer is most often a kept-alive connection the market closed as
+        // the request went out (http-transport.ts): once, and only where a repeat is harmless.
+        // A market that resets every connection still fails, on the repeat.
+        if (!lostBeforeAnswer(error) || !safeToRepeat(method, headers)) throw error;
+        repeated = true;
+        return attempt();
+      });
     } catch (error) {
       const why = describeError(error);
       throw new ContractViolation({
         expected: `an HTTP answer from ${method} ${url} within ${timeoutMs} ms`,
-        actual: `no answer (${why})`,
+        actual: `no answer (${why})${
+          repeated
+            ? '; sent twice, the first connection having been reset before any answer'
+            : isConnectionReset(error)
+              ? '; the market closed the connection without a complete answer'
+              : ''
+        }`,
         spec: 'WIRE §5',
       });
     }
+    const { status, headers: answerHeaders, text } = answer;
     const exchange: HttpExchange = {
       request,
-      status: response.status,
-      headers: response.headers,
+      status,
+      headers: answerHeaders,
       text,
       durationMs: performance.now() - started,
       advisories: [],
@@ -203,7 +211,7 @@ export class ContractHttp {
         }
       },
       mediaType() {
-        return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        return (answerHeaders.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       },
     };
     this.exchanges.push(exchange);

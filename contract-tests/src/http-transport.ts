@@ -1,0 +1,220 @@
+/**
+ * How certify reaches a market over the network (node:http), built for two races a market may
+ * win without doing anything wrong:
+ *
+ * - An early answer. RFC 9110 lets a server answer before it has read the request body (a 413 for
+ *   an oversized one, typically) and close the connection. The client's write of the rest of the
+ *   body then fails (EPIPE, ECONNRESET) while the answer is already on the socket. fetch reports
+ *   the write error and drops the answer; here the answer, once it has arrived whole, is what the
+ *   request returns, whatever happened to the write side.
+ * - Keep-alive. A kept-alive connection sits idle, the market closes it (Node 5 s, uvicorn 5 s,
+ *   gunicorn 2 s) just as the next request goes out on it, and the request dies before any answer.
+ *   Idle sockets are dropped after CLIENT_KEEP_ALIVE_MS, well inside any common server's timeout,
+ *   and ContractHttp sends a request lost that way once more where that is harmless (safeToRepeat).
+ */
+import {
+  type Agent,
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** A market's answer, read whole. */
+export interface MarketAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface MarketRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  timeoutMs: number;
+}
+
+/** Sends one request and reads its whole answer (ContractHttp's seam for in-process markets). */
+export type MarketTransport = (url: string, request: MarketRequest) => Promise<MarketAnswer>;
+
+/**
+ * Idle sockets are dropped after this (Node's agent also honours a shorter `Keep-Alive: timeout`
+ * the market advertises). A new connection to a market costs far less than a lost request.
+ */
+export const CLIENT_KEEP_ALIVE_MS = 500;
+
+/** A request that got no whole answer; `answerStarted` when some of one had arrived. */
+export class MarketConnectionError extends Error {
+  readonly code: string | undefined;
+  readonly answerStarted: boolean;
+  constructor(cause: unknown, answerStarted: boolean) {
+    const error = cause instanceof Error ? cause : new Error(String(cause));
+    super(error.message, { cause });
+    this.name = error.name;
+    this.code = (error as { code?: unknown }).code as string | undefined;
+    this.answerStarted = answerStarted;
+  }
+}
+
+/** What fetch would have added, so a market sees the same request as before this transport. */
+function withFetchDefaults(request: MarketRequest): Record<string, string> {
+  const headers = { ...request.headers };
+  const has = (name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
+  if (!has('accept')) headers.accept = '*/*';
+  if (typeof request.body === 'string' && !has('content-type')) {
+    headers['content-type'] = 'text/plain;charset=UTF-8';
+  }
+  return headers;
+}
+
+function answerHeaders(message: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = message.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+export interface NetworkTransportOptions {
+  /** How long an idle connection is kept for the next request; default CLIENT_KEEP_ALIVE_MS. */
+  keepAliveMs?: number;
+  /** Connections per market at most; default unlimited. */
+  maxSockets?: number;
+}
+
+/** node:http(s) with its own keep-alive agents: an answer is read even when the write side failed first. */
+export function createNetworkTransport(options: NetworkTransportOptions = {}): MarketTransport {
+  const agentOptions = {
+    keepAlive: true,
+    timeout: options.keepAliveMs ?? CLIENT_KEEP_ALIVE_MS,
+    ...(options.maxSockets !== undefined && { maxSockets: options.maxSockets }),
+  };
+  // Idle sockets are unref'd by the agent, so they never keep a process alive.
+  const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  return (url, request) => send(url, request, url.startsWith('https:') ? agents.https : agents.http);
+}
+
+/** The transport certify uses unless given a market's fetch. */
+export const sendOverNetwork: MarketTransport = createNetworkTransport();
+
+function send(url: string, request: MarketRequest, agent: Agent): Promise<MarketAnswer> {
+  return new Promise<MarketAnswer>((resolve, reject) => {
+    const target = new URL(url);
+    let answer: IncomingMessage | undefined;
+    let bytesReadBefore = 0;
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outcome();
+    };
+    const outgoing = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
+      method: request.method,
+      headers: withFetchDefaults(request),
+      agent,
+      // Overrides the agent's idle timeout while this request is in flight.
+      timeout: request.timeoutMs,
+    });
+    const fail = (error: unknown) => {
+      const started = answer !== undefined || (outgoing.socket?.bytesRead ?? 0) > bytesReadBefore;
+      settle(() => reject(new MarketConnectionError(error, started)));
+    };
+    const deadline = setTimeout(() => {
+      const late = new Error(`no answer within ${request.timeoutMs} ms`);
+      fail(late);
+      outgoing.destroy(late);
+    }, request.timeoutMs);
+    outgoing.on('socket', (socket) => {
+      bytesReadBefore = socket.bytesRead;
+    });
+    outgoing.on('response', (message) => {
+      answer = message;
+      const chunks: Buffer[] = [];
+      message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      message.on('end', () => {
+        // An answer before the whole body was sent: the connection cannot carry another request.
+        if (!outgoing.writableFinished) outgoing.destroy();
+        settle(() =>
+          resolve({
+            status: message.statusCode ?? 0,
+            headers: answerHeaders(message),
+            text: new TextDecoder().decode(Buffer.concat(chunks)),
+          }),
+        );
+      });
+      message.on('error', fail);
+      // Closed before its end: the connection went away in the middle of the answer.
+      message.on('close', () => {
+        if (!message.complete) fail(new Error('the connection closed in the middle of the answer'));
+      });
+    });
+    outgoing.on('error', (error) => {
+      // An answer that has begun decides the outcome: the write side failing under it (the market
+      // answered early and closed) does not make a whole answer any less whole.
+      if (answer === undefined) fail(error);
+    });
+    outgoing.on('close', () => {
+      if (answer === undefined) fail(new Error('the connection closed without an answer'));
+    });
+    void writeBody(outgoing, request.body, () => answer !== undefined);
+  });
+}
+
+/**
+ * A body larger than this goes out in pieces of this size, the client yielding to the event loop
+ * after each, so that an answer the market sends early is read before the write of the rest can
+ * fail. (A single large write that fails under the answer destroys the socket unread.)
+ */
+export const BODY_PIECE_BYTES = 64 * 1024;
+
+async function writeBody(
+  outgoing: ClientRequest,
+  body: string | Uint8Array | undefined,
+  answered: () => boolean,
+): Promise<void> {
+  const bytes = body === undefined ? undefined : Buffer.from(body);
+  if (bytes === undefined || bytes.length <= BODY_PIECE_BYTES) {
+    outgoing.end(bytes);
+    return;
+  }
+  // Pieces would otherwise go out chunked; a market's size limit reads Content-Length.
+  outgoing.setHeader('content-length', bytes.length);
+  for (let offset = 0; offset < bytes.length; offset += BODY_PIECE_BYTES) {
+    // RFC 9112 §9.3: a client that sees an answer while it sends the body stops sending.
+    if (answered() || outgoing.destroyed) return;
+    const piece = bytes.subarray(offset, offset + BODY_PIECE_BYTES);
+    await new Promise<void>((written) => outgoing.write(piece, () => setImmediate(written)));
+  }
+  outgoing.end();
+}
+
+/** Codes of a connection that died under a request. */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** Whether `error` is a connection reset (not e.g. a timeout or a refused connection). */
+export function isConnectionReset(error: unknown): boolean {
+  const own = (error as { code?: unknown } | undefined)?.code;
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return [own, cause].some((code) => typeof code === 'string' && RESET_CODES.has(code));
+}
+
+/**
+ * Whether a reset lost the request before any byte of an answer: the market may never have seen
+ * it. (fetch rejects only before an answer's head; a body cut short fails later, in reading.)
+ */
+export function lostBeforeAnswer(error: unknown): boolean {
+  return isConnectionReset(error) && !(error instanceof MarketConnectionError && error.answerStarted);
+}
+
+/**
+ * Whether the protocol lets a lost request be sent again: reads, and writes that carry an
+ * `Idempotency-Key` (a receiver answers a repeat with the first answer). A POST without one is
+ * never repeated: it could create a second order.
+ */
+export function safeToRepeat(method: string, headers: Record<string, string>): boolean {
+  if (['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())) return true;
+  return Object.entries(headers).some(
+    ([name, value]) => name.toLowerCase() === 'idempotency-key' && value !== '',
+  );
+}
