@@ -12,14 +12,9 @@
  *   Idle sockets are dropped after CLIENT_KEEP_ALIVE_MS, well inside any common server's timeout,
  *   and ContractHttp sends a request lost that way once more where that is harmless (safeToRepeat).
  */
-import {
-  type Agent,
-  type ClientRequest,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-} from 'node:http';
+import { type Agent, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 
 /** A market's answer, read whole. */
 export interface MarketAnswer {
@@ -57,6 +52,28 @@ export class MarketConnectionError extends Error {
   }
 }
 
+/**
+ * A write that fails because the market closed the connection (EPIPE, ECONNRESET) no longer ends
+ * the exchange: the read side does. A market that answered early and closed has its answer on the
+ * socket, readable, while the rest of the body cannot be written; Node would destroy the socket on
+ * the write error, unread, whenever the failed write is processed before the arrived answer. The
+ * read side still ends in the reset (ECONNRESET) or the close when no answer came, so a market that
+ * closed without answering fails as before. (Stream implementers' `_write`/`_writev`, per socket.)
+ */
+function readsAfterWriteFails(socket: Socket): Socket {
+  type Done = (error?: Error | null) => void;
+  const pass = (done: Done) => (error?: Error | null) => done(isConnectionReset(error) ? null : error);
+  const write = socket._write.bind(socket);
+  socket._write = (chunk: unknown, encoding: BufferEncoding, done: Done) =>
+    write(chunk, encoding, pass(done));
+  const writev = socket._writev?.bind(socket);
+  if (writev) {
+    socket._writev = (chunks: { chunk: unknown; encoding: BufferEncoding }[], done: Done) =>
+      writev(chunks, pass(done));
+  }
+  return socket;
+}
+
 /** What fetch would have added, so a market sees the same request as before this transport. */
 function withFetchDefaults(request: MarketRequest): Record<string, string> {
   const headers = { ...request.headers };
@@ -91,6 +108,10 @@ export function createNetworkTransport(options: NetworkTransportOptions = {}): M
   };
   // Idle sockets are unref'd by the agent, so they never keep a process alive.
   const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  for (const agent of Object.values(agents)) {
+    const connect = agent.createConnection.bind(agent) as (...args: unknown[]) => Socket;
+    agent.createConnection = (...args: unknown[]) => readsAfterWriteFails(connect(...args));
+  }
   return (url, request) => send(url, request, url.startsWith('https:') ? agents.https : agents.http);
 }
 
@@ -157,36 +178,8 @@ function send(url: string, request: MarketRequest, agent: Agent): Promise<Market
     outgoing.on('close', () => {
       if (answer === undefined) fail(new Error('the connection closed without an answer'));
     });
-    void writeBody(outgoing, request.body, () => answer !== undefined);
+    outgoing.end(request.body === undefined ? undefined : Buffer.from(request.body));
   });
-}
-
-/**
- * A body larger than this goes out in pieces of this size, the client yielding to the event loop
- * after each, so that an answer the market sends early is read before the write of the rest can
- * fail. (A single large write that fails under the answer destroys the socket unread.)
- */
-export const BODY_PIECE_BYTES = 64 * 1024;
-
-async function writeBody(
-  outgoing: ClientRequest,
-  body: string | Uint8Array | undefined,
-  answered: () => boolean,
-): Promise<void> {
-  const bytes = body === undefined ? undefined : Buffer.from(body);
-  if (bytes === undefined || bytes.length <= BODY_PIECE_BYTES) {
-    outgoing.end(bytes);
-    return;
-  }
-  // Pieces would otherwise go out chunked; a market's size limit reads Content-Length.
-  outgoing.setHeader('content-length', bytes.length);
-  for (let offset = 0; offset < bytes.length; offset += BODY_PIECE_BYTES) {
-    // RFC 9112 §9.3: a client that sees an answer while it sends the body stops sending.
-    if (answered() || outgoing.destroyed) return;
-    const piece = bytes.subarray(offset, offset + BODY_PIECE_BYTES);
-    await new Promise<void>((written) => outgoing.write(piece, () => setImmediate(written)));
-  }
-  outgoing.end();
 }
 
 /** Codes of a connection that died under a request. */
