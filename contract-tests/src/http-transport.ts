@@ -4,9 +4,9 @@
  *
  * - An early answer. RFC 9110 lets a server answer before it has read the request body (a 413 for
  *   an oversized one, typically) and close the connection. The client's write of the rest of the
- *   body then fails (EPIPE, ECONNRESET) while the answer is already on the socket. fetch reports
- *   the write error and drops the answer; here the answer, once it has arrived whole, is what the
- *   request returns, whatever happened to the write side.
+ *   body then fails (EPIPE, ECONNRESET) while the answer is already on the socket. fetch, and
+ *   node:http as it comes, report the write error and drop the answer whenever they notice the
+ *   failed write first; here the read side decides (readsAfterWriteFails), so the answer is read.
  * - Keep-alive. A kept-alive connection sits idle, the market closes it (Node 5 s, uvicorn 5 s,
  *   gunicorn 2 s) just as the next request goes out on it, and the request dies before any answer.
  *   Idle sockets are dropped after CLIENT_KEEP_ALIVE_MS, well inside any common server's timeout,
@@ -52,6 +52,9 @@ export class MarketConnectionError extends Error {
   }
 }
 
+/** Sockets whose write side failed: never kept for another request, whatever the answer said. */
+const writeFailed = new WeakSet<Socket>();
+
 /**
  * A write that fails because the market closed the connection (EPIPE, ECONNRESET) no longer ends
  * the exchange: the read side does. A market that answered early and closed has its answer on the
@@ -62,7 +65,11 @@ export class MarketConnectionError extends Error {
  */
 function readsAfterWriteFails(socket: Socket): Socket {
   type Done = (error?: Error | null) => void;
-  const pass = (done: Done) => (error?: Error | null) => done(isConnectionReset(error) ? null : error);
+  const pass = (done: Done) => (error?: Error | null) => {
+    if (!isConnectionReset(error)) return done(error);
+    writeFailed.add(socket);
+    done(null);
+  };
   const write = socket._write.bind(socket);
   socket._write = (chunk: unknown, encoding: BufferEncoding, done: Done) =>
     write(chunk, encoding, pass(done));
@@ -111,6 +118,8 @@ export function createNetworkTransport(options: NetworkTransportOptions = {}): M
   for (const agent of Object.values(agents)) {
     const connect = agent.createConnection.bind(agent) as (...args: unknown[]) => Socket;
     agent.createConnection = (...args: unknown[]) => readsAfterWriteFails(connect(...args));
+    const keep = agent.keepSocketAlive.bind(agent);
+    agent.keepSocketAlive = (socket) => !writeFailed.has(socket as Socket) && keep(socket);
   }
   return (url, request) => send(url, request, url.startsWith('https:') ? agents.https : agents.http);
 }

@@ -23,7 +23,8 @@ const server = createServer((req, res) => {
     // The body unread, so closing the socket resets the connection.
     const reset = () => { req.socket.destroy(); Atomics.store(done, 0, 1); Atomics.notify(done, 0); };
     if (!answers) return reset();
-    res.writeHead(413, { 'content-type': 'application/problem+json', connection: 'close' });
+    // No \`Connection: close\`: certify must still not keep this connection for the next request.
+    res.writeHead(413, { 'content-type': 'application/problem+json' });
     res.end(JSON.stringify({ status: 413, code: 'payload_too_large' }), reset);
   });
 });
