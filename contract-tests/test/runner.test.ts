@@ -391,7 +391,7 @@ describe('ContractHttp', () => {
     expect(http.last()).toBe(answer);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await expect(http.send(url)).rejects.toThrow(
-      /expected an HTTP answer from GET .* within 2000 ms; got no answer \(TypeError: fetch failed/,
+      /expected an HTTP answer from GET .* within 2000 ms; got no answer \(Error: connect ECONNREFUSED /,
     );
   });
 });
