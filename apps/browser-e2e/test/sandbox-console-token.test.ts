@@ -6,6 +6,7 @@ import { orderRequest } from '@bnpl-kit/reference-server/testing';
 import { startSandboxServer } from '@bnpl-kit/sandbox';
 import { describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const TOKEN = 'admin-token-for-the-console';
 
@@ -43,7 +44,7 @@ describe('sandbox console with an admin token, in Chromium', () => {
       await page.fill('#token-input', TOKEN);
       await page.click('#token-form button');
       await page.locator(`#orders tr[data-order-id="${orderId}"]`).waitFor();
-      await expect(page.locator('#token-section').isHidden()).resolves.toBe(true);
+      await eventually(() => page.locator('#token-section').isHidden()).toBe(true);
       await page.locator(`#orders tr[data-order-id="${orderId}"] [data-action="approve"]`).click();
       await page.locator(`#orders tr[data-order-id="${orderId}"][data-status="APPROVED"]`).waitFor();
       expect(errors).toEqual([]);
