@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/browser.js';
+import { newContext, screenshot } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 import { payLaterAndDecide, waitForStatus } from './support/flows.js';
 import { useBrowserDemo } from './support/suite.js';
@@ -123,7 +123,7 @@ describe('sandbox console, in Chromium', () => {
       organization_id: 'hostile-org',
       payload: { type: HOSTILE, order_id: `</pre>${HOSTILE}` },
     });
-    const context = await browser.newContext();
+    const context = await newContext(browser);
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));

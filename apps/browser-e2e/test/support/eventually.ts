@@ -5,12 +5,7 @@
  * the assertion holds, as Playwright's own `waitFor` does.
  */
 import { expect } from 'vitest';
-
-/**
- * Playwright's default wait: only a hung page reaches it, a loaded machine's slow one does not
- * (a test's whole budget is E2E_TIMEOUT, suite.ts).
- */
-const PAGE_WAIT_MS = 30_000;
+import { PAGE_WAIT_MS } from './browser.js';
 
 /** `await eventually(() => locator.textContent()).toBe(…)`: retried until it holds. */
 export function eventually<T>(read: () => Promise<T> | T, message?: string) {
