@@ -108,7 +108,9 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
   }
   // The readiness signal comes last: whoever waits for `listening` (a process manager, a script,
   // a test) finds the banner, the walkthrough and the key file written when it arrives. Both go to
-  // stdout, which is written in order, so the banner's lines are read before this one.
+  // stdout, which is written in order, so the banner's lines are read before this one. A signal
+  // that came while the banner printed has begun the shutdown: not ready then.
+  if (stopping) return started;
   logger.info(
     {
       url: server.url,
