@@ -38,11 +38,14 @@ describe('basic-server process', () => {
       env: { PORT: '0', DATA_DIR: dataDir, FRAMEWORK: 'express' },
     });
     try {
+      // spawnServer resolved on the `listening` log line: the readiness signal comes last, so
+      // whoever waits for it (a script, a process manager) has the whole walkthrough by then.
       const output = server.output();
       expect(output).toContain(`basic-server (basic mode, sandbox, express) listening on ${server.url}`);
       expect(output).toMatch(/^export MARKET_API_TOKEN='mkt_/m);
       expect(output).toContain(`BASE=${server.url}`);
       expect(output).toContain('curl -s -X POST $SANDBOX/orders/$ORDER/approve');
+      expect(output.indexOf('"msg":"listening"')).toBeGreaterThan(output.indexOf('$ORDER/approve'));
       const listening = server.logs.find((l) => l.msg === 'listening');
       expect(listening).toMatchObject({ mode: 'sandbox', integrationMode: 'basic', database: 'pglite' });
       const ready = await fetch(`${server.url}/readyz`);

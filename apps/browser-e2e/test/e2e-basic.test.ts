@@ -6,6 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import { dialogFrame, screenshot } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 import {
   adminGet,
   decideInDialog,
@@ -26,35 +27,35 @@ describe('demo shop, basic mode, in Chromium', () => {
     async ({ page, target }) => {
       const orderId = await startPayLater(page, ['tea-set', 'headphones']);
       const frame = dialogFrame(page);
-      await expect(frame.locator('#order-total').textContent()).resolves.toBe('1,740,000 VND');
+      await eventually(() => frame.locator('#order-total').textContent()).toBe('1,740,000 VND');
       // Basic mode shares no data: straight to the offer, nothing shared.
-      expect(await frame.locator('#shared').isHidden()).toBe(true);
+      await eventually(() => frame.locator('#shared').isHidden()).toBe(true);
       await screenshot(page, 'basic-1-offer');
 
       await decideInDialog(page, 'approve');
-      await expect(frame.locator('#result-notice').textContent()).resolves.toBe('Approved: you pay later.');
+      await eventually(() => frame.locator('#result-notice').textContent()).toBe('Approved: you pay later.');
       // The dialog promises only what happens: the provider's next steps, not an immediate payment.
-      await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
+      await eventually(() => frame.locator('#result-text').textContent()).toMatch(
         /^Next, Sandbox BNPL provider confirms the order is ready/,
       );
       // The order list behind the open dialog follows the webhook already.
       await waitForStatus(page, orderId, 'APPROVED');
-      expect(await page.locator('dialog[data-bnpl-kit][open]').count()).toBe(1);
+      await eventually(() => page.locator('dialog[data-bnpl-kit][open]').count()).toBe(1);
       await screenshot(page, 'basic-2-approved-in-dialog');
       await finishDialog(page);
-      await expect(page.locator('#message').textContent()).resolves.toMatch(/^Approved!/);
+      await eventually(() => page.locator('#message').textContent()).toMatch(/^Approved!/);
       await screenshot(page, 'basic-3-approved');
 
       // The provider's next steps, from the shop's own order list (the sandbox plays the provider).
       const row = page.locator(`[data-order-id="${orderId}"]`);
-      await expect(row.locator('.next').textContent()).resolves.toMatch(/confirms the order is ready/);
+      await eventually(() => row.locator('.next').textContent()).toMatch(/confirms the order is ready/);
       await row.locator('button[data-move="ready"]').click();
       await waitForStatus(page, orderId, 'DISBURSING');
       await row.locator('button[data-move="paid"]').click();
       await waitForStatus(page, orderId, 'PAID');
       await expect(row.locator('button.provider').count()).resolves.toBe(0);
       await screenshot(page, 'basic-4-paid');
-      await expect(page.locator('#sandbox-console').getAttribute('href')).resolves.toBe(
+      await eventually(() => page.locator('#sandbox-console').getAttribute('href')).toBe(
         '/sandbox-service/sandbox/console',
       );
 
@@ -84,27 +85,31 @@ describe('demo shop, basic mode, in Chromium', () => {
         await page.locator(`body[data-signed-in="${userId}"]`).waitFor();
         await startPayLater(page, ['rice-cooker']);
         const frame = dialogFrame(page);
-        await frame.locator('[data-offer]').first().waitFor();
-        const offers = await frame
-          .locator('[data-offer]')
-          .evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.offer));
-        expect(offers, userId).toEqual(['sandbox-pay-in-3']);
+        const offers = () =>
+          frame
+            .locator('[data-offer]')
+            .evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.offer));
+        await eventually(offers, userId).toEqual(['sandbox-pay-in-3']);
+        await eventually(() => frame.locator('#offer h2').textContent()).toBe(
+          'Pay later in 3 monthly instalments',
+        );
+        await eventually(() => frame.locator('#offer .plan > div').count()).toBe(3);
+        // What must be absent is read once the offer it belongs to is rendered (above).
         await expect(frame.locator('.unlocked').count()).resolves.toBe(0);
-        expect(await frame.locator('#shared').isHidden()).toBe(true);
+        await expect(frame.locator('#shared').isHidden()).resolves.toBe(true);
         // biome-ignore lint/performance/useDomNodeTextContent: what a person sees, hidden steps excluded
         const visible = await frame.locator('body').innerText();
         expect(visible, userId).not.toMatch(/shared|loyalty/i);
-        await expect(frame.locator('#offer h2').textContent()).resolves.toBe(
-          'Pay later in 3 monthly instalments',
-        );
-        await expect(frame.locator('#offer .plan > div').count()).resolves.toBe(3);
         // The dialog opens at its top: the order summary is on screen, not scrolled away.
-        const summary = await frame.locator('#order-total').evaluate((cell) => {
-          const box = cell.getBoundingClientRect();
-          return { top: box.top, bottom: box.bottom, height: window.innerHeight, scrolled: window.scrollY };
-        });
-        expect(summary.scrolled, userId).toBe(0);
-        expect(summary.bottom, userId).toBeLessThanOrEqual(summary.height);
+        const summary = () =>
+          frame.locator('#order-total').evaluate((cell) => {
+            const box = cell.getBoundingClientRect();
+            return { bottom: box.bottom, height: window.innerHeight, scrolled: window.scrollY };
+          });
+        await eventually(summary, userId).toSatisfy(
+          (box: { bottom: number; height: number; scrolled: number }) =>
+            box.scrolled === 0 && box.bottom <= box.height,
+        );
         await dismissDialog(page);
       }
     },
@@ -113,18 +118,17 @@ describe('demo shop, basic mode, in Chromium', () => {
   demo.shopTest('reject: the order shows CANCELED', async ({ page }) => {
     const orderId = await startPayLater(page, ['rice-cooker']);
     await decideInDialog(page, 'reject');
-    await expect(dialogFrame(page).locator('#result-notice').textContent()).resolves.toBe(
+    await eventually(() => dialogFrame(page).locator('#result-notice').textContent()).toBe(
       'The provider declined this purchase.',
     );
     // The dialog fits the short outcome: no large empty area below the message and its button
     // (before, the dialog kept the offer's 720 px and left about 400 px blank).
-    await expect.poll(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
-    const dialogHeight = await page
-      .locator('dialog[data-bnpl-kit]')
-      .evaluate((d) => d.getBoundingClientRect().height);
-    expect(dialogHeight).toBeLessThan(400);
+    await eventually(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
+    await eventually(() =>
+      page.locator('dialog[data-bnpl-kit]').evaluate((d) => d.getBoundingClientRect().height),
+    ).toBeLessThan(400);
     await finishDialog(page);
-    await expect(page.locator('#message').textContent()).resolves.toMatch(/declined/);
+    await eventually(() => page.locator('#message').textContent()).toMatch(/declined/);
     await waitForStatus(page, orderId, 'CANCELED');
     await screenshot(page, 'basic-5-rejected');
   });
@@ -135,7 +139,7 @@ describe('demo shop, basic mode, in Chromium', () => {
       const orderId = await startPayLater(page, ['silk-scarf']);
       await dialogFrame(page).locator('#approve').focus();
       await dismissDialog(page);
-      await expect(page.locator('#message').textContent()).resolves.toMatch(/closed before finishing/);
+      await eventually(() => page.locator('#message').textContent()).toMatch(/closed before finishing/);
       await waitForStatus(page, orderId, 'PENDING');
     },
   );
@@ -158,9 +162,9 @@ describe('demo shop, basic mode, in Chromium', () => {
       expect(direct.url().startsWith(target.url)).toBe(true);
       // Back at the market, a page for people (not raw JSON) that follows the stored status.
       await direct.locator('#title').waitFor();
-      await expect(direct.locator('#status').textContent()).resolves.toMatch(/^(PENDING|APPROVED)$/);
+      await eventually(() => direct.locator('#status').textContent()).toMatch(/^(PENDING|APPROVED)$/);
       await direct.locator('#status', { hasText: 'APPROVED' }).waitFor();
-      await expect(direct.locator('#title').textContent()).resolves.toBe('Approved');
+      await eventually(() => direct.locator('#title').textContent()).toBe('Approved');
       await waitForStatus(page, orderId, 'APPROVED');
     },
   );
@@ -182,7 +186,7 @@ describe('demo shop, basic mode, in Chromium', () => {
       };
       const allowed = await frameFor(new URL(target.url).origin);
       await allowed.locator('h1').waitFor();
-      await expect(allowed.locator('h1').textContent()).resolves.toMatch(/^Pay later at /);
+      await eventually(() => allowed.locator('h1').textContent()).toMatch(/^Pay later at /);
       const refused = await frameFor('https://evil.example');
       await refused.waitForLoadState();
       // Chromium replaces a frame its CSP refuses with its own error page.
@@ -200,15 +204,15 @@ describe('demo shop, basic mode, in Chromium', () => {
     const frame = dialogFrame(page);
     const repay = frame.locator(`[data-repay="${orderId}"]`);
     await repay.waitFor();
-    await expect(repay.textContent()).resolves.toBe('Repay 1,290,000 VND');
+    await eventually(() => repay.textContent()).toBe('Repay 1,290,000 VND');
     // The repay screen says which plan the order is on.
-    await expect(frame.locator(`[data-order-id="${orderId}"] .plan-chosen`).textContent()).resolves.toBe(
+    await eventually(() => frame.locator(`[data-order-id="${orderId}"] .plan-chosen`).textContent()).toBe(
       'Plan: Pay later in 3 monthly instalments · 3 × 430,000 VND',
     );
     await screenshot(page, 'basic-6-passport');
     await repay.click();
     await frame.locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();
-    await expect(frame.locator(`[data-order-id="${orderId}"] .badge`).textContent()).resolves.toBe('Repaid');
+    await eventually(() => frame.locator(`[data-order-id="${orderId}"] .badge`).textContent()).toBe('Repaid');
     await screenshot(page, 'basic-7-repaid');
     await frame.locator('[data-close]').click();
     await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });

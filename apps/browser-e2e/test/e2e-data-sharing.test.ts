@@ -5,6 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { dialogFrame, screenshot } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 import {
   adminGet,
   decideInDialog,
@@ -27,12 +28,11 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       const frame = dialogFrame(page);
       await frame.locator('#shared').waitFor();
       const shared = frame.locator('#shared-scopes [data-scope]');
-      const scopes = await shared.evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.scope!));
-      expect(scopes.length).toBeGreaterThan(0);
       // Scope names as people read them: never the organisation-prefixed wire name.
+      await eventually(async () => (await shared.allTextContents()).join('')).toContain('Loyalty membership');
       const labels = await shared.allTextContents();
       expect(labels.join('')).not.toMatch(/org-|:/);
-      expect(labels.join('')).toContain('Loyalty membership');
+      const scopes = await shared.evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.scope!));
       await screenshot(page, 'data-sharing-1-offer');
 
       const order = await adminGet(target, `/sandbox/orders/${encodeURIComponent(orderId)}`);
@@ -62,30 +62,27 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
         await page.selectOption('#user-select', userId);
         await page.locator(`body[data-signed-in="${userId}"]`).waitFor();
       };
-      const offersShown = async () => {
-        const frame = dialogFrame(page);
-        await frame.locator('#shared').waitFor();
-        return frame
+      const offersShown = () =>
+        dialogFrame(page)
           .locator('[data-offer]')
           .evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.offer));
-      };
 
       await signIn('user-an');
       const anOrder = await startPayLater(page, ['headphones']);
-      expect(await offersShown()).toEqual(['sandbox-pay-in-3', 'loyalty-gold-pay-in-6']);
+      await eventually(offersShown).toEqual(['sandbox-pay-in-3', 'loyalty-gold-pay-in-6']);
       const frame = dialogFrame(page);
       const gold = frame.locator('[data-offer="loyalty-gold-pay-in-6"]');
-      await expect(gold.locator('.unlocked').textContent()).resolves.toContain('Loyalty membership');
-      await expect(gold.locator('.plan > div').count()).resolves.toBe(6);
+      await eventually(() => gold.locator('.unlocked').textContent()).toContain('Loyalty membership');
+      await eventually(() => gold.locator('.plan > div').count()).toBe(6);
       await gold.locator('input').check();
       await screenshot(page, 'data-sharing-4-an-loyalty-offer');
       await decideInDialog(page, 'approve');
       // In data-sharing mode the market asks for the payout itself: the page says so.
-      await expect(frame.locator('#result-text').textContent()).resolves.toMatch(
+      await eventually(() => frame.locator('#result-text').textContent()).toMatch(
         /asks for the payout itself\.$/,
       );
       // The dialog fits the outcome: no large empty area below the message and its button.
-      await expect.poll(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
+      await eventually(() => emptyBelowContent(page)).toBeLessThanOrEqual(40);
       await finishDialog(page);
       await waitForStatus(page, anOrder, 'APPROVED');
 
@@ -93,7 +90,7 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
       await page.locator('#passport-button:not([disabled])').click();
       const plan = dialogFrame(page).locator(`[data-order-id="${anOrder}"] .plan-chosen`);
       await plan.waitFor();
-      await expect(plan.textContent()).resolves.toBe(
+      await eventually(() => plan.textContent()).toBe(
         'Plan: Pay later in 6 monthly instalments (loyalty points >= 1000) · 6 × 215,000 VND',
       );
       await screenshot(page, 'data-sharing-6-an-account-plan');
@@ -109,7 +106,7 @@ describe('demo shop, data-sharing mode, in Chromium', () => {
 
       await signIn('user-binh');
       await startPayLater(page, ['tea-set']);
-      expect(await offersShown()).toEqual(['sandbox-pay-in-3']);
+      await eventually(offersShown).toEqual(['sandbox-pay-in-3']);
       await screenshot(page, 'data-sharing-5-binh-one-offer');
       await dismissDialog(page);
     },

@@ -5,7 +5,8 @@
 import { orderRequest } from '@bnpl-kit/reference-server/testing';
 import { startSandboxServer } from '@bnpl-kit/sandbox';
 import { describe, expect, it } from 'vitest';
-import { launchChromium } from './support/browser.js';
+import { launchChromium, newContext } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const TOKEN = 'admin-token-for-the-console';
 
@@ -28,7 +29,7 @@ describe('sandbox console with an admin token, in Chromium', () => {
       });
       const orderId = ((await created.json()) as { data: { id: string } }).data.id;
 
-      const page = await browser.newPage();
+      const page = await (await newContext(browser)).newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${server.url}/sandbox/console`);
@@ -43,7 +44,7 @@ describe('sandbox console with an admin token, in Chromium', () => {
       await page.fill('#token-input', TOKEN);
       await page.click('#token-form button');
       await page.locator(`#orders tr[data-order-id="${orderId}"]`).waitFor();
-      await expect(page.locator('#token-section').isHidden()).resolves.toBe(true);
+      await eventually(() => page.locator('#token-section').isHidden()).toBe(true);
       await page.locator(`#orders tr[data-order-id="${orderId}"] [data-action="approve"]`).click();
       await page.locator(`#orders tr[data-order-id="${orderId}"][data-status="APPROVED"]`).waitFor();
       expect(errors).toEqual([]);

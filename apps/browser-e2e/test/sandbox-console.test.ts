@@ -6,7 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/browser.js';
+import { newContext, screenshot } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 import { payLaterAndDecide, waitForStatus } from './support/flows.js';
 import { useBrowserDemo } from './support/suite.js';
 
@@ -37,11 +38,11 @@ describe('sandbox console, in Chromium', () => {
       await page.waitForSelector('body[data-loaded="true"]');
       const row = orderRow(page, orderId);
       await row.and(page.locator('[data-status="APPROVED"]')).waitFor();
-      await expect(row.locator('.history li').allTextContents()).resolves.toEqual([
+      await eventually(() => row.locator('.history li').allTextContents()).toEqual([
         expect.stringMatching(/^PENDING /),
         expect.stringMatching(/^APPROVED /),
       ]);
-      await expect(row.locator('[data-action="approve"]').isDisabled()).resolves.toBe(true);
+      await eventually(() => row.locator('[data-action="approve"]').isDisabled()).toBe(true);
       await screenshot(page, 'console-1-approved');
 
       await row.locator('[data-action="ready"]').click();
@@ -50,30 +51,31 @@ describe('sandbox console, in Chromium', () => {
       await orderRow(page, orderId).and(page.locator('[data-status="PAID"]')).waitFor();
       // The shop, open in the other tab, follows by itself.
       await waitForStatus(shop, orderId, 'PAID');
-      await expect(page.locator('#disbursements tr').count()).resolves.toBe(1);
+      await eventually(() => page.locator('#disbursements tr').count()).toBe(1);
       // Paid: readiness is history now, not something still to do.
       await expect(orderRow(page, orderId).textContent()).resolves.not.toContain('ready to disburse');
       // The disbursement's Source reads as one word on one line.
-      const sourceLines = await page
-        .locator('#disbursements tr td.nowrap')
-        .first()
-        .evaluate((cell) => {
-          const range = document.createRange();
-          range.selectNodeContents(cell);
-          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-        });
-      expect(sourceLines).toBe(1);
+      const sourceLines = () =>
+        page
+          .locator('#disbursements tr td.nowrap')
+          .first()
+          .evaluate((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          });
+      await eventually(sourceLines).toBe(1);
       // Each navigation link brings its section's heading into view below the sticky header.
       for (const link of await page.locator('header nav a').all()) {
         const href = (await link.getAttribute('href'))!;
         await link.click();
-        const [headingTop, headerBottom, scrolled] = await page.evaluate((id) => {
-          const heading = document.querySelector(`${id} h2`)!.getBoundingClientRect().top;
-          return [heading, document.querySelector('header')!.getBoundingClientRect().bottom, window.scrollY];
-        }, href);
-        expect(headingTop, `${href} heading under the header (scrolled ${scrolled})`).toBeGreaterThanOrEqual(
-          headerBottom,
-        );
+        // Scrolling to the anchor happens after the click resolves: read until it has.
+        const belowHeader = () =>
+          page.evaluate((id) => {
+            const heading = document.querySelector(`${id} h2`)!.getBoundingClientRect().top;
+            return heading - document.querySelector('header')!.getBoundingClientRect().bottom;
+          }, href);
+        await eventually(belowHeader, `${href} heading under the header`).toBeGreaterThanOrEqual(0);
       }
       // Every page of the origin asks for /favicon.ico: it is there.
       const icon = await fetch(`${target.url}/favicon.ico`);
@@ -81,30 +83,30 @@ describe('sandbox console, in Chromium', () => {
       expect(icon.headers.get('content-type')).toMatch(/^image\//);
 
       // Deliveries: the newest first, each with its attempts; Replay adds a copy.
-      const deliveries = page.locator('#deliveries details.delivery');
       const delivered = page.locator('#deliveries details.delivery[data-status="delivered"]').first();
       await delivered.waitFor();
       const deliveryId = await delivered.getAttribute('data-delivery-id');
-      const before = await deliveries.count();
       const first = page.locator(`#deliveries details.delivery[data-delivery-id="${deliveryId}"]`);
       await first.locator('summary').click();
-      await expect(first.locator('.attempt .response-body').first().textContent()).resolves.toContain(
+      await eventually(() => first.locator('.attempt .response-body').first().textContent()).toContain(
         '"received": true',
       );
-      await expect(first.locator('.attempt .request-headers').first().textContent()).resolves.toMatch(
+      await eventually(() => first.locator('.attempt .request-headers').first().textContent()).toMatch(
         /x-event-id/i,
       );
       await screenshot(page, 'console-2-delivery');
       await first.locator('[data-action="replay"]').click();
-      await page.locator('#deliveries details.delivery').nth(before).waitFor();
-      await expect(page.locator('#deliveries summary').first().textContent()).resolves.toContain('replay of');
+      // The copy is listed first (newest first); other deliveries may arrive meanwhile.
+      await eventually(() => page.locator('#deliveries summary').first().textContent()).toContain(
+        `replay of ${deliveryId}`,
+      );
 
       // Faults: inject a webhook drop, then clear it.
       await page.selectOption('#fault-target', 'webhook');
       await page.selectOption('#fault-webhook-action', 'drop');
       await page.click('#fault-form button[type="submit"]');
       await page.locator('#faults .fault-entry').waitFor();
-      await expect(page.locator('#faults .fault-entry').textContent()).resolves.toContain('"drop"');
+      await eventually(() => page.locator('#faults .fault-entry').textContent()).toContain('"drop"');
       await page.click('#faults-clear');
       await page.locator('#faults .fault-entry').waitFor({ state: 'detached' });
     },
@@ -121,15 +123,15 @@ describe('sandbox console, in Chromium', () => {
       organization_id: 'hostile-org',
       payload: { type: HOSTILE, order_id: `</pre>${HOSTILE}` },
     });
-    const context = await browser.newContext();
+    const context = await newContext(browser);
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${target.serviceUrl}/sandbox/console`);
     await page.waitForSelector('body[data-loaded="true"]');
     const org = page.locator('#organizations tr[data-organization-id="hostile-org"]');
-    await expect(org.locator('b').first().textContent()).resolves.toBe(HOSTILE);
-    await expect(page.locator('#deliveries summary b').first().textContent()).resolves.toBe(HOSTILE);
+    await eventually(() => org.locator('b').first().textContent()).toBe(HOSTILE);
+    await eventually(() => page.locator('#deliveries summary b').first().textContent()).toBe(HOSTILE);
     await expect(page.locator('img').count()).resolves.toBe(0);
     await expect(page.locator('main script').count()).resolves.toBe(0);
     await expect(page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();

@@ -96,6 +96,21 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     return started;
   }
   const { config, logger } = started;
+  if (config.mode === 'sandbox') {
+    process.stdout.write(sandboxBanner(started, options.name));
+    // Only now, on a start that got this far, do the keys count as shown.
+    await started.keys?.markShown().catch((error: unknown) => {
+      logger.warn(
+        { err: error },
+        'could not record that the sandbox keys were shown; they print again next start',
+      );
+    });
+  }
+  // The readiness signal comes last: whoever waits for `listening` (a process manager, a script,
+  // a test) finds the banner, the walkthrough and the key file written when it arrives. Both go to
+  // stdout, which is written in order, so the banner's lines are read before this one. A signal
+  // that came while the banner printed has begun the shutdown: not ready then.
+  if (stopping) return started;
   logger.info(
     {
       url: server.url,
@@ -108,16 +123,6 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
     },
     'listening',
   );
-  if (config.mode === 'sandbox') {
-    process.stdout.write(sandboxBanner(started, options.name));
-    // Only now, on a start that got this far, do the keys count as shown.
-    await started.keys?.markShown().catch((error: unknown) => {
-      logger.warn(
-        { err: error },
-        'could not record that the sandbox keys were shown; they print again next start',
-      );
-    });
-  }
 
   return started;
 }

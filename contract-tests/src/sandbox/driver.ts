@@ -107,6 +107,10 @@ export interface ContractSandbox {
   reject(orderId: string): Promise<void>;
   /** Provider confirms readiness for disbursement: `DISBURSING` (and the requirement event). */
   ready(orderId: string): Promise<void>;
+  /**
+   * The provider pays: `PAID`. Done too when the order is PAID already: a data-sharing market may
+   * have disbursed it by itself since readiness (R-STATE-06), so no check can know beforehand.
+   */
   paid(orderId: string): Promise<void>;
   disbursements(orderId: string): Promise<number>;
 

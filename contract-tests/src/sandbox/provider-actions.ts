@@ -12,13 +12,14 @@ export function providerActions(client: SandboxClient): ProviderActions {
   const press = async (orderId: string, button: string, body: Record<string, string> = {}) => {
     await client.admin('POST', `/sandbox/orders/${encodeURIComponent(orderId)}/${button}`, body);
   };
+  const order: ProviderActions['order'] = async (id) => {
+    const answer = await client.call('GET', `/sandbox/orders/${encodeURIComponent(id)}`);
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200) throw new SandboxRequestError(`Sandbox order ${id}: ${answer.status}`);
+    return orderView(answer.json);
+  };
   return {
-    async order(id) {
-      const answer = await client.call('GET', `/sandbox/orders/${encodeURIComponent(id)}`);
-      if (answer.status === 404) return undefined;
-      if (answer.status !== 200) throw new SandboxRequestError(`Sandbox order ${id}: ${answer.status}`);
-      return orderView(answer.json);
-    },
+    order,
     async ordersByReference(referenceId) {
       const json = await client.admin('GET', '/sandbox/orders');
       return recordsIn(json, 'orders')
@@ -28,7 +29,15 @@ export function providerActions(client: SandboxClient): ProviderActions {
     approve: (orderId) => press(orderId, 'approve'),
     reject: (orderId) => press(orderId, 'reject'),
     ready: (orderId) => press(orderId, 'ready', { via: 'status' }),
-    paid: (orderId) => press(orderId, 'paid'),
+    async paid(orderId) {
+      // Not "read the status, then press": the market's own disbursement can land in between.
+      const answer = await client.call('POST', `/sandbox/orders/${encodeURIComponent(orderId)}/paid`, {});
+      if (answer.status < 300) return;
+      if (answer.status === 409 && (await order(orderId))?.status === 'PAID') return;
+      throw new SandboxRequestError(
+        `Sandbox POST /sandbox/orders/${orderId}/paid answered ${answer.status}: ${answer.text.slice(0, 300)}`,
+      );
+    },
     async disbursements(orderId) {
       const json = await client.admin('GET', '/sandbox/disbursements');
       return recordsIn(json, 'disbursements').filter((d) => d.order_id === orderId).length;

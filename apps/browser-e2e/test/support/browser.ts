@@ -5,7 +5,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,9 +41,24 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * How long a wait on the page (Playwright's `waitFor`, `click`, and `eventually`) may take: a hang
+ * guard only, never a budget. Playwright's 30 s default is less than a page needs on a loaded
+ * machine (a data-sharing test took 46 s of CPU-starved wall time). Below vitest's 240 s test
+ * timeout (vitest.shared.ts), so a hung wait fails with its own message.
+ */
+export const PAGE_WAIT_MS = 120_000;
+
+/** A browser context whose waits end on the event, or on PAGE_WAIT_MS for a hang. */
+export async function newContext(browser: Browser, options?: BrowserContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(PAGE_WAIT_MS);
+  return context;
+}
+
 /** A page that fails the test on any uncaught error or CSP violation it reports. */
 export async function openShop(browser: Browser, url: string) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await newContext(browser, { viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -16,8 +16,12 @@ export async function startPayLater(page: Page, productIds: string[]): Promise<s
   for (const id of productIds) await page.click(`[data-add="${id}"]`);
   await page.locator('#pay-later:not([disabled])').click();
   await page.locator('dialog[data-bnpl-kit][open]').waitFor();
-  const orderId = await page.locator('#orders li').first().getAttribute('data-order-id');
-  if (!orderId) throw new Error('The new order is not listed');
+  // The order the dialog is for, from its page's URL: the order list behind it re-renders on its
+  // own polls, so its first row may still be an older order's.
+  const src = await page.locator('dialog[data-bnpl-kit] iframe').getAttribute('src');
+  const orderId = src === null ? null : new URL(src, page.url()).searchParams.get('order_id');
+  if (!orderId) throw new Error(`The dialog's page names no order: ${src}`);
+  await page.locator(`#orders li[data-order-id="${orderId}"]`).waitFor();
   await dialogFrame(page).locator('#approve').waitFor();
   return orderId;
 }

@@ -8,8 +8,6 @@ import { launchChromium, openShop } from './browser.js';
 import { type DemoTarget, serverErrors } from './flows.js';
 import { startDemo } from './targets.js';
 
-const E2E_TIMEOUT = 60_000;
-
 /** A fresh shop page in its own browser context; `problems` collects its page and console errors. */
 export interface ShopVisit {
   browser: Browser;
@@ -70,7 +68,7 @@ export function useBrowserDemo(mode: 'basic' | 'data-sharing'): BrowserDemo {
             await context.close();
           }
         },
-        E2E_TIMEOUT,
+        // No timeout of its own: vitest's shared one (a hang guard) is what a loaded machine needs.
       );
     },
   };
