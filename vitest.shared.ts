@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import TimingsReporter from './vitest.timings.ts';
 
@@ -26,6 +27,8 @@ const shared = defineConfig({
     // Every run also leaves each file's time in the package's node_modules, which `pnpm bench
     // test-suite` reads for the slowest files (the console output is unchanged).
     reporters: ['default', new TimingsReporter()],
+    // Global fetch in test workers opens a connection per request (why: vitest.fetch.ts).
+    setupFiles: [fileURLToPath(new URL('./vitest.fetch.ts', import.meta.url))],
   },
 });
 
