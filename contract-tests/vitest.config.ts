@@ -7,15 +7,19 @@ import shared from '../vitest.shared.ts';
 const ssrConditions = (shared.ssr?.resolve?.conditions ?? []).filter((c) => c !== 'import');
 
 /**
- * The files that start the framework adapters (Next.js patches the global fetch, Nest and Hono
- * install their own globals) or msw's interceptors run each in a fresh worker. Every other file
- * changes no global state (its servers, sandboxes and fake timers are undone by the file itself),
- * so those run one after another in one worker: Node, vitest and the suite's modules (core, the
- * sandbox, ajv's compiled OpenAPI schemas) load once instead of once per file
- * (runner … mutation-result, seven files: ~42 → 9.5 CPU-seconds).
+ * The files that start the framework adapters (Nest and Hono install their own globals) or msw's
+ * interceptors run each in a fresh worker. Every other file changes no global state (its servers,
+ * sandboxes and fake timers are undone by the file itself), so those run one after another in a
+ * shared worker: Node, vitest and the suite's modules (core, the sandbox, ajv's compiled OpenAPI
+ * schemas) load once per worker instead of once per file (runner … mutation-result, seven files:
+ * ~42 → 9.5 CPU-seconds).
+ *
+ * The contract suite is one file per adapter (test/suite/<adapter>.test.ts, test/suite-files.test.ts
+ * fails when an adapter has none), so the adapters run side by side instead of in one file.
  */
 const ADAPTER_FILES = [
-  'test/suite.test.ts',
+  'test/suite/*.test.ts',
+  'test/suite-files.test.ts',
   'test/adapter-behaviour.test.ts',
   'test/adapter-body-sizes.test.ts',
   'test/adapter-invented-tokens.test.ts',
@@ -29,6 +33,10 @@ export default defineConfig({
   ssr: { ...shared.ssr, resolve: { ...shared.ssr?.resolve, conditions: ssrConditions } },
   test: {
     ...test,
+    // Two files at once even on two cores (vitest's default there is one worker): the suite's files
+    // are each one core's worth of work at most, and with one worker the package took a core and
+    // left the other idle for minutes at the end of `pnpm test`, when nothing else was running.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'adapters', include: ADAPTER_FILES } },
       { extends: true, test: { name: 'shared-worker', include, exclude: ADAPTER_FILES, isolate: false } },

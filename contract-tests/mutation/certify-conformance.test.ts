@@ -25,9 +25,11 @@ for (const mode of modes) {
     const report = await certifyServed(
       mode,
       server,
-      (run) => {
+      (run, heldCalls) => {
         start = () =>
-          server.use(createConformanceMarket({ mode, env: run.env, serviceTimeoutMs: 1000, state }));
+          server.use(
+            createConformanceMarket({ mode, env: run.env, serviceTimeoutMs: 1000, heldCalls, state }),
+          );
         start();
       },
       only,

@@ -1,4 +1,8 @@
-/** What a started adapter server is, apart from the frameworks (src/adapters.ts imports those). */
+/**
+ * What an adapter entry and a started adapter server are, apart from the frameworks (src/adapters.ts
+ * imports those; apps/nextjs-example/test/next-adapter.ts is the Next.js entry).
+ */
+import type { Market } from '@bnpl-kit/core';
 
 /**
  * A body parser mounted globally before the router: `keeps-raw` keeps the raw bytes where the
@@ -18,4 +22,24 @@ export interface StartedServer {
   url: string;
   origin: string;
   close(): Promise<void>;
+}
+
+export interface AdapterEntry {
+  /** `frameworkName`, or `<frameworkName>-<platform>` for a framework that runs on several. */
+  name: string;
+  frameworkName: string;
+  platform?: string;
+  /**
+   * The kit reads its requests' bytes before any parser of the app can (Fastify's encapsulated
+   * content-type parser, Nest's early mount, Next's route handlers): a global parser that keeps no
+   * raw copy cannot break its webhooks.
+   */
+  rawWhateverTheParser?: boolean;
+  /**
+   * How a market on this framework tells its callers apart (`createMarket({ clientKey })`) where the
+   * handler sees no socket: Next's route handlers get a plain Request, and Next's server puts the
+   * peer address in `X-Forwarded-For` when no proxy did (one hop, read from the right).
+   */
+  clientKey?: (request: Request) => string | undefined;
+  start(market: Market, options?: StartOptions): Promise<StartedServer>;
 }

@@ -2,18 +2,17 @@
  * The framework adapters as data: each entry starts a real server on 127.0.0.1 (ephemeral port) with
  * that framework, the kit mounted under a sub-path next to the app's own routes, and optionally a
  * global JSON body parser in front of it. The behaviour suite and the contract suite loop over this
- * list (graphql-http `tests/use.test.ts`), so a fourth adapter is one more entry.
+ * list (graphql-http `tests/use.test.ts`), so a fourth adapter is one more entry. The Next.js entry
+ * serves the example app as `next build` left it, so it lives with that app
+ * (apps/nextjs-example/test/next-adapter.ts), whose tests wait for its build; these do not.
  *
  * Every app serves `GET /health` → `ok` at the root and `GET <mount>/own` → `own` after the router,
  * to prove the router lets the app's own routes through.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { clientKeyFromForwardedFor, type Market } from '@bnpl-kit/core';
+import type { Market } from '@bnpl-kit/core';
 import * as expressAdapter from '@bnpl-kit/express';
 import * as fastifyAdapter from '@bnpl-kit/fastify';
 import * as honoAdapter from '@bnpl-kit/hono';
@@ -29,31 +28,10 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import mount from 'koa-mount';
-import next from 'next';
 
-import type { StartedServer, StartOptions } from './adapter-server.js';
+import type { AdapterEntry, StartedServer, StartOptions } from './adapter-server.js';
 
-export type { GlobalJsonParser, StartedServer, StartOptions } from './adapter-server.js';
-
-export interface AdapterEntry {
-  /** `frameworkName`, or `<frameworkName>-<platform>` for a framework that runs on several. */
-  name: string;
-  frameworkName: string;
-  platform?: string;
-  /**
-   * The kit reads its requests' bytes before any parser of the app can (Fastify's encapsulated
-   * content-type parser, Nest's early mount, Next's route handlers): a global parser that keeps no
-   * raw copy cannot break its webhooks.
-   */
-  rawWhateverTheParser?: boolean;
-  /**
-   * How a market on this framework tells its callers apart (`createMarket({ clientKey })`) where the
-   * handler sees no socket: Next's route handlers get a plain Request, and Next's server puts the
-   * peer address in `X-Forwarded-For` when no proxy did (one hop, read from the right).
-   */
-  clientKey?: (request: Request) => string | undefined;
-  start(market: Market, options?: StartOptions): Promise<StartedServer>;
-}
+export type { AdapterEntry, GlobalJsonParser, StartedServer, StartOptions } from './adapter-server.js';
 
 async function listen(server: Server, mountPath: string): Promise<StartedServer> {
   if (!server.listening) {
@@ -200,39 +178,6 @@ async function startNest(
   return { ...started, close: () => app.close() };
 }
 
-const NEXT_APP = fileURLToPath(new URL('../../apps/nextjs-example', import.meta.url));
-/** The market each in-process Next server answers with (apps/nextjs-example/lib/market.ts). */
-const nextMarket = new AsyncLocalStorage<Market>();
-let nextHandler: Promise<ReturnType<ReturnType<typeof next>['getRequestHandler']>> | undefined;
-
-/**
- * The example app as `next build` left it, served by Next's programmatic production server in
- * this process (so the suite's market is the one answering). Its route file sits at /bnpl; a root
- * mount is mapped onto it.
- */
-async function startNext(market: Market, options: StartOptions = {}): Promise<StartedServer> {
-  const mountPath = options.mountPath ?? '/bnpl';
-  if (mountPath !== '' && mountPath !== '/bnpl')
-    throw new Error(`the Next example serves /bnpl, not ${mountPath}`);
-  (globalThis as Record<symbol, unknown>)[Symbol.for('bnpl-kit.nextjs-example.market-under-test')] = () =>
-    nextMarket.getStore();
-  nextHandler ??= (async () => {
-    const app = next({ dir: NEXT_APP, dev: false, quiet: true });
-    await app.prepare();
-    return app.getRequestHandler();
-  })();
-  const handle = await nextHandler;
-  const server = createServer((req, res) => {
-    if (mountPath === '' && req.url !== '/health') req.url = `/bnpl${req.url}`;
-    // Next must sit behind a proxy that appends the peer to X-Forwarded-For (Next itself only sets
-    // the header when absent, so a client could write it): this server plays that proxy.
-    const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress].flat().filter(Boolean);
-    req.headers['x-forwarded-for'] = forwarded.join(', ');
-    nextMarket.run(market, () => void handle(req, res));
-  });
-  return listen(server, mountPath);
-}
-
 export const adapters: readonly AdapterEntry[] = [
   { name: 'express', frameworkName: expressAdapter.frameworkName, start: startExpress },
   { name: 'koa', frameworkName: koaAdapter.frameworkName, start: startKoa },
@@ -243,14 +188,6 @@ export const adapters: readonly AdapterEntry[] = [
     start: startFastify,
     rawWhateverTheParser: true,
   },
-  // Next.js has no adapter package: the App Router route handler is the plain fetch handler.
-  {
-    name: 'nextjs',
-    frameworkName: 'nextjs',
-    start: startNext,
-    rawWhateverTheParser: true,
-    clientKey: clientKeyFromForwardedFor({ trustedHops: 1 }),
-  },
   ...(['express', 'fastify'] as const).map((platform) => ({
     name: `nestjs-${platform}`,
     frameworkName: nestAdapter.frameworkName,
@@ -259,3 +196,10 @@ export const adapters: readonly AdapterEntry[] = [
     rawWhateverTheParser: true,
   })),
 ];
+
+/** The entry named `name`; throws for a name the list does not have (a stale file under test/suite). */
+export function adapterNamed(name: string): AdapterEntry {
+  const adapter = adapters.find((a) => a.name === name);
+  if (!adapter) throw new Error(`src/adapters.ts has no adapter named ${name}`);
+  return adapter;
+}

@@ -12,6 +12,13 @@ export {
 } from './testing/behaviour-market.js';
 export { type BrokenMarket, brokenMarkets } from './testing/broken-markets/index.js';
 export { movesOrdersBackwards } from './testing/broken-markets/moves-backwards.js';
+export {
+  HELD_CALL_TIMEOUT_MS,
+  type HeldServiceCalls,
+  type HeldServiceCallsRegister,
+  heldServiceCalls,
+  holdingSandbox,
+} from './testing/held-service-calls.js';
 export { fixtureUsers, type MarketUser, PROVIDING_BASIC_PROFILE } from './testing/market-users.js';
 export {
   configFromEnv,

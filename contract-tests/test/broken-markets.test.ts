@@ -28,10 +28,10 @@ async function certify(
   return certifyServed(
     mode,
     await serveOnNode(shell),
-    (run) => {
+    (run, heldCalls) => {
       const secrets = { serviceSigningKey: String(run.savedConfig().signing_key) };
       // A restart is a new market on the same store, as a process restarted on its database.
-      const config = { ...configFromEnv(run.env, mode), store: createMemoryStore() };
+      const config = { ...configFromEnv(run.env, mode), store: createMemoryStore(), heldCalls };
       restart = () => shell.use(build(config, secrets));
       restart();
     },

@@ -29,14 +29,16 @@ async function certify(
   return certifyServed(
     mode,
     server,
-    (run) => {
+    (run, heldCalls) => {
       start = () =>
         server.use(
           createConformanceMarket({
             mode,
             env: run.env,
-            // A budget a loaded machine's healthy calls stay within; only "never answers" waits for it.
+            // A budget a loaded machine's healthy calls stay within; the calls the sandbox holds
+            // ("never answers") get heldCalls' short one instead.
             serviceTimeoutMs: LOADED_SERVICE_TIMEOUT_MS,
+            heldCalls,
             state,
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),

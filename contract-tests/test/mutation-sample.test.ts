@@ -169,13 +169,14 @@ describe('certify kills the fixed sample of mutants of the conformance market', 
       const report = await certifyServed(
         mutant.mode,
         server,
-        (run) => {
+        (run, heldCalls) => {
           start = () =>
             server.use(
               market.createConformanceMarket({
                 mode: mutant.mode,
                 env: run.env,
                 serviceTimeoutMs: LOADED_SERVICE_TIMEOUT_MS,
+                heldCalls,
                 state,
               }),
             );

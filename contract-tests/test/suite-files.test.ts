@@ -1,0 +1,29 @@
+/**
+ * Every adapter is certified: each entry of src/adapters.ts has its contract-suite file under
+ * test/suite (one file per adapter, so they run in parallel workers), and the Next.js example,
+ * which needs its build, certifies itself in apps/nextjs-example. A new adapter without a file would
+ * otherwise go uncertified without any test failing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { adapters } from '../src/adapters.js';
+
+const SUITE_DIR = new URL('./suite/', import.meta.url);
+const NEXT_SUITE = new URL('../../apps/nextjs-example/test/contract-suite.test.ts', import.meta.url);
+
+describe('the contract suite files', () => {
+  it('are one per adapter of src/adapters.ts, named after it, each running its adapter', () => {
+    const files = readdirSync(SUITE_DIR).filter((f) => f.endsWith('.test.ts'));
+    expect(files.map((f) => f.replace(/\.test\.ts$/, '')).sort()).toEqual(adapters.map((a) => a.name).sort());
+    for (const file of files) {
+      const name = file.replace(/\.test\.ts$/, '');
+      expect(readFileSync(new URL(file, SUITE_DIR), 'utf8'), file).toContain(
+        `describeAdapterSuite(adapterNamed('${name}'))`,
+      );
+    }
+  });
+
+  it("include the Next.js example's, run by that app's tests after its build", () => {
+    expect(readFileSync(NEXT_SUITE, 'utf8')).toContain('describeAdapterSuite(nextAdapter)');
+  });
+});

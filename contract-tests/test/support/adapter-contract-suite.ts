@@ -1,0 +1,69 @@
+/**
+ * The contract suite against one framework adapter in both modes: a real listening server, the
+ * service mocked with msw (the sandbox through `createSandboxHandlers`), one `it` per check. Each
+ * adapter calls it from a file of its own (test/suite/<adapter>.test.ts here; the Next.js example
+ * from apps/nextjs-example, whose test waits for its build), so adapters run in parallel workers.
+ * A new check is one entry in src/checks.
+ */
+
+import { INTEGRATION_MODES } from '@bnpl-kit/core';
+import { type GeneratedKeyPair, generateKeyPair } from '@bnpl-kit/core/testing';
+import { createSandbox, createSandboxHandlers, type Sandbox } from '@bnpl-kit/sandbox';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterEntry } from '../../src/adapter-server.js';
+import { checksFor } from '../../src/index.js';
+import { runCheck } from '../../src/runner.js';
+import { createTestMarket } from '../../src/testing.js';
+import { startTarget, type Target } from '../fixtures/targets.js';
+
+const SERVICE_URL = 'https://sandbox.contract-suite.test';
+
+export function describeAdapterSuite(adapter: AdapterEntry): void {
+  describe(`the contract suite on ${adapter.name}`, () => {
+    let serviceKey: GeneratedKeyPair;
+    let sandbox: Sandbox;
+    let mswServer: ReturnType<typeof setupServer>;
+
+    beforeAll(async () => {
+      serviceKey = await generateKeyPair();
+      sandbox = createSandbox({ signingKey: serviceKey.privateKeyPem });
+      mswServer = setupServer(...createSandboxHandlers(sandbox, { baseUrl: SERVICE_URL }));
+      mswServer.listen({ onUnhandledRequest: 'bypass' });
+    });
+    afterAll(() => {
+      mswServer?.close();
+      sandbox?.close();
+    });
+
+    for (const mode of INTEGRATION_MODES) {
+      describe(`${adapter.name} × ${mode}`, () => {
+        let target: Target;
+
+        beforeAll(async () => {
+          target = await startTarget({
+            mode,
+            organizationId: `org-${adapter.name}-${mode}`,
+            serviceUrl: SERVICE_URL,
+            serviceKey,
+            listen: (shell) => adapter.start(shell),
+            build: (config) => createTestMarket(config).market,
+          });
+          sandbox.organizations.upsert(target.organization);
+        });
+        afterAll(() => target?.listening.close());
+
+        for (const check of checksFor(mode)) {
+          it(check.id, async () => {
+            const result = await runCheck(check, target.suite);
+            // A skip counts as a failure here: the test market offers every capability.
+            expect({ status: result.status, message: result.message }).toEqual({
+              status: 'pass',
+              message: undefined,
+            });
+          });
+        }
+      });
+    }
+  });
+}
