@@ -3,14 +3,16 @@
  *
  * - `import @bnpl-kit/core`: a fresh `node` importing the built package (packages/core/dist; run
  *   `pnpm build` first), wall time and CPU time of the import alone, next to importing `hono` +
- *   `pg` (what a bare Hono + PostgreSQL server loads).
+ *   `pg` (what a bare Hono + PostgreSQL server loads), and the ratio of their median CPU times
+ *   (goal ≤ 1.2×).
  * - What single packages cost to import (CPU, median), each in a fresh `node`: what the server
  *   loads (zod, pg, pino, Hono) and what it must not load unless the configuration needs it.
  * - The reference server (apps/basic-server, default configuration: embedded sandbox and demo
  *   shop, FRAMEWORK=hono) on PostgreSQL (a database of its own, dropped afterwards) and on PGlite
  *   (a data directory created by a first, unmeasured start): ready = first `200` from `/healthz`,
  *   counted from spawn, with the CPU time the process used until then (steadier than wall time on
- *   a shared machine); idle RSS after BENCH_IDLE_SECONDS (10) without requests. It is started
+ *   a shared machine; the goals are on it: ≤ 600 ms on PostgreSQL, ≤ 1 s on PGlite); idle RSS
+ *   after BENCH_IDLE_SECONDS (10) without requests (≤ 100 MB and ≤ 250 MB). It is started
  *   as the README starts it, `node scripts/start.mjs basic`: one `node` process running the
  *   esbuild bundle cached in node_modules/.cache/bnpl-kit (the unmeasured first start compiles
  *   it), no package manager or tsx around it.
@@ -71,23 +73,26 @@ async function importRows(): Promise<Record<string, string>[]> {
   for (let i = 0; i < RUNS; i++) {
     for (const [name, modules] of candidates) results.get(name)!.push(await importCost(modules));
   }
-  return [...results].map(([what, probes]) => ({
-    what,
-    'wall min/med/max': spread(
-      probes.map((p) => p.wall),
-      'ms',
-    ),
-    'CPU min/med/max': spread(
-      probes.map((p) => p.cpu),
-      'ms',
-    ),
-    'goal ≤ 150 ms': what.includes('core')
-      ? median(probes.map((p) => p.cpu)) <= 150
-        ? 'yes (CPU)'
-        : 'NO'
-      : '',
-    RSS: mb(median(probes.map((p) => p.rss))),
-  }));
+  // The goal is relative: what a bare Hono + PostgreSQL server pays to import, measured in the same
+  // rounds, so a busy machine moves both alike.
+  const bare = median(results.get('import hono + pg (bare server)')!.map((p) => p.cpu));
+  return [...results].map(([what, probes]) => {
+    const cpu = median(probes.map((p) => p.cpu));
+    return {
+      what,
+      'wall min/med/max': spread(
+        probes.map((p) => p.wall),
+        'ms',
+      ),
+      'CPU min/med/max': spread(
+        probes.map((p) => p.cpu),
+        'ms',
+      ),
+      'CPU / hono + pg': `${(cpu / bare).toFixed(2)}×`,
+      'goal ≤ 1.2×': what.includes('core') ? (cpu <= 1.2 * bare ? 'yes' : 'NO') : '',
+      RSS: mb(median(probes.map((p) => p.rss))),
+    };
+  });
 }
 
 /** Package → the workspace directory that depends on it (bare names resolve from there). */
@@ -178,8 +183,9 @@ async function serverRows(): Promise<Record<string, string>[]> {
     await admin.query(`CREATE DATABASE ${database}`);
     const url = new URL(DATABASE_URL);
     url.pathname = `/${database}`;
-    // [what, environment, ready goal ms, idle RSS goal MB] (issue 15's goals).
-    const configs: [string, Record<string, string>, number | undefined, number][] = [
+    // [what, environment, CPU-to-ready goal ms, idle RSS goal MB] (issues 15 and 23). CPU, not wall
+    // time: on a shared machine the wall time swings with other work, the CPU it took barely does.
+    const configs: [string, Record<string, string>, number, number][] = [
       [
         'reference server (start.mjs bundle), PostgreSQL',
         { DATABASE_URL: url.toString(), DATA_DIR: join(dataDir, 'pg') },
@@ -189,7 +195,7 @@ async function serverRows(): Promise<Record<string, string>[]> {
       [
         'reference server (start.mjs bundle), PGlite (existing dir)',
         { DATA_DIR: join(dataDir, 'pglite') },
-        undefined,
+        1000,
         250,
       ],
     ];
@@ -204,22 +210,17 @@ async function serverRows(): Promise<Record<string, string>[]> {
       for (const [what, env] of configs) runs.get(what)!.push(await startServer(env, true));
     }
     const rows: Record<string, string>[] = [];
-    for (const [what, , readyGoal, rssGoal] of configs) {
+    for (const [what, , cpuGoal, rssGoal] of configs) {
       const ready = runs.get(what)!.map((r) => r.ready);
+      const cpu = runs.get(what)!.map((r) => r.cpu);
       const rss = runs.get(what)!.map((r) => r.rss / 1e6);
-      const met =
-        (median(rss) <= rssGoal ? 'RSS yes' : 'RSS NO') +
-        (readyGoal === undefined ? '' : median(ready) <= readyGoal ? ', ready yes' : ', ready NO');
+      const met = `${median(cpu) <= cpuGoal ? 'CPU yes' : 'CPU NO'}, ${median(rss) <= rssGoal ? 'RSS yes' : 'RSS NO'}`;
       rows.push({
         what,
         'ready min/med/max': spread(ready, 'ms'),
-        // On a shared machine the wall time swings with other work; the CPU it took barely does.
-        'CPU to ready': spread(
-          runs.get(what)!.map((r) => r.cpu),
-          'ms',
-        ),
+        'CPU to ready': spread(cpu, 'ms'),
         [`idle RSS (${IDLE_SECONDS} s) min/med/max`]: spread(rss, 'MB'),
-        goal: `${readyGoal === undefined ? '' : `ready ≤ ${readyGoal} ms, `}RSS ≤ ${rssGoal} MB: ${met}`,
+        goal: `CPU to ready ≤ ${cpuGoal} ms, RSS ≤ ${rssGoal} MB: ${met}`,
       });
     }
     return rows;

@@ -5,9 +5,11 @@
  * it and the user: no package manager, no tsx wrapper. The TypeScript is compiled once and cached
  * (scripts/compile.mjs).
  */
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile } from './compile.mjs';
+import { mapCompiledStackTraces } from './stack-traces.mjs';
 
 const SERVERS = {
   basic: 'apps/basic-server/src/main.ts',
@@ -20,7 +22,6 @@ if (!entry) {
   process.stderr.write(`usage: node scripts/start.mjs [${Object.keys(SERVERS).join('|')}]\n`);
   process.exit(2);
 }
-process.setSourceMapsEnabled(true);
 if (!process.env.DATABASE_URL?.trim()) {
   // The embedded PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it twice by default (a
   // baseline, then optimised code for hot functions); the baseline alone keeps about 50 MB less
@@ -28,4 +29,7 @@ if (!process.env.DATABASE_URL?.trim()) {
   // against 740–780 statements/s on this machine). Set before PGlite's module is compiled.
   setFlagsFromString('--liftoff-only');
 }
-await import(pathToFileURL(await compile(entry, `${mode}-server`)).href);
+const compiled = await compile(entry, `${mode}-server`);
+// Stack traces in TypeScript positions, the map read when a trace needs it (not at every start).
+mapCompiledStackTraces(dirname(compiled));
+await import(pathToFileURL(compiled).href);

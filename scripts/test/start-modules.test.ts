@@ -1,7 +1,7 @@
 /**
  * `node scripts/start.mjs` loads what its configuration needs and nothing else: the chosen
  * framework only (not the other two and their dependencies), no msw behind the embedded sandbox,
- * no PGlite on PostgreSQL. Each server runs in a child process that records every module it
+ * no PGlite on PostgreSQL and no PostgreSQL driver on PGlite. Each server runs in a child process that records every module it
  * resolves (support/record-modules.mjs); the test reads back the packages loaded from node_modules
  * and the bundle's chunks (a few ESM packages, hono among them, are compiled into the bundle, so
  * the framework shows as its chunk: frameworks/hono.ts becomes chunks/hono-<hash>.mjs; so is
@@ -108,8 +108,14 @@ describe('what `node scripts/start.mjs` loads', () => {
     // The embedded sandbox runs (default configuration), without msw.
     expect(chunks).toContain('sandbox-runtime');
     expect(packages).not.toContain('msw');
-    if (DATABASE_URL) expect(packages).not.toContain('@electric-sql/pglite');
-    else expect(packages).toContain('@electric-sql/pglite');
+    // One database driver: PGlite's package, or the PostgreSQL executor's chunk (pg is compiled into it).
+    if (DATABASE_URL) {
+      expect(packages).not.toContain('@electric-sql/pglite');
+      expect(chunks).toContain('pg');
+    } else {
+      expect(packages).toContain('@electric-sql/pglite');
+      expect(chunks).not.toContain('pg');
+    }
     // OpenTelemetry is compiled into the bundle (about 190 CommonJS files otherwise), and the OTLP
     // exporters load only with OTEL_EXPORTER_OTLP_ENDPOINT.
     expect([...packages].filter((name) => name.startsWith('@opentelemetry/'))).toEqual([]);

@@ -4,7 +4,7 @@
  */
 
 export type { SandboxRecord, SandboxRecordChange } from '@bnpl-kit/core/wire';
-export { redactDatabaseUrl } from './executor/pg.js';
+export { redactDatabaseUrl } from './executor/database-url.js';
 export type { PoolerMode } from './executor/pg-session.js';
 export { DEFAULT_DATA_DIR, type OpenStoreOptions, openStore } from './open-store.js';
 export type {

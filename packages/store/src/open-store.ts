@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import { type MarketLogger, silentLogger } from '@bnpl-kit/core';
-import { createPgExecutor } from './executor/pg.js';
 import type { PoolerMode } from './executor/pg-session.js';
 import type { SqlExecutor } from './executor/types.js';
 import type { JobRetryPolicy } from './records.js';
@@ -73,6 +72,9 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
 
   let executor: SqlExecutor;
   if (databaseUrl) {
+    // Loaded only here, like PGlite below: the PostgreSQL driver (`pg` and its dependencies, about
+    // a tenth of a PGlite server's start-up CPU) is not needed on PGlite.
+    const { createPgExecutor } = await import('./executor/pg.js');
     executor = createPgExecutor({
       connectionString: databaseUrl,
       schema,

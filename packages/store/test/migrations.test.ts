@@ -173,6 +173,44 @@ describe.each(executors)('the migration runner on $name', ({ open }) => {
     }
   });
 
+  it('checks an up-to-date database in one statement, without a transaction', async () => {
+    const { executor, schema, drop } = await open();
+    try {
+      const migrations = [
+        { name: '0001_a', sql: 'CREATE TABLE t_a (id int)' },
+        { name: '0002_b', sql: 'CREATE TABLE t_b (id int)' },
+      ];
+      await migrate(executor, { schema, logger, migrations });
+      const calls: string[] = [];
+      const counted: SqlExecutor = {
+        dialect: executor.dialect,
+        location: executor.location,
+        query(sql, params) {
+          calls.push(sql);
+          return executor.query(sql, params);
+        },
+        transaction(work) {
+          calls.push('transaction');
+          return executor.transaction(work);
+        },
+        close: () => executor.close(),
+      };
+      expect(await migrate(counted, { schema, logger, migrations })).toEqual({
+        applied: [],
+        recorded: ['0001_a', '0002_b'],
+      });
+      expect(calls).toEqual(['SELECT name, checksum FROM bnpl_migrations']);
+
+      // One more migration: the locked path applies it.
+      calls.length = 0;
+      const more = [...migrations, { name: '0003_c', sql: 'CREATE TABLE t_c (id int)' }];
+      expect((await migrate(counted, { schema, logger, migrations: more })).applied).toEqual(['0003_c']);
+      expect(calls).toContain('transaction');
+    } finally {
+      await drop();
+    }
+  });
+
   it('warns (and changes nothing) when an applied migration was edited', async () => {
     const { executor, schema, drop } = await open();
     try {

@@ -2,6 +2,7 @@
 
 import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
+import { redactDatabaseUrl } from './database-url.js';
 import { isUnavailable, translateFault } from './pg-faults.js';
 import {
   isPreparedStatementClash,
@@ -38,17 +39,6 @@ export interface PgExecutorOptions {
 
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
   return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
-}
-
-/** The URL without its password, for logs. */
-export function redactDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparseable url)';
-  }
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

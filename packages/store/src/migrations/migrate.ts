@@ -13,6 +13,9 @@
  * Behind a transaction pooler every backend is warm, so this happened there on most concurrent
  * starts. Hence: the existence check reads `pg_namespace` with the statement's snapshot, taken
  * after the lock, and the migrations run in the next transaction, which starts with fresh caches.
+ *
+ * A database that already has every migration (every start but the first) is recognised by one
+ * unlocked read of `bnpl_migrations` before any of that.
  */
 import { createHash } from 'node:crypto';
 import type { MarketLogger } from '@bnpl-kit/core';
@@ -45,6 +48,9 @@ export async function migrate(executor: SqlExecutor, options: MigrateOptions): P
   const migrations = [...(options.migrations ?? EMBEDDED_MIGRATIONS)].sort((a, b) =>
     a.name.localeCompare(b.name),
   );
+  // Every start of an up-to-date database: one statement instead of two locked transactions.
+  const upToDate = await recordedIfUpToDate(executor, migrations);
+  if (upToDate !== undefined) return { applied: [], recorded: upToDate };
   const schema = options.schema;
   if (schema !== undefined) await executor.transaction((tx) => createSchema(tx, schema));
   return executor.transaction(async (tx) => {
@@ -83,6 +89,30 @@ export async function migrate(executor: SqlExecutor, options: MigrateOptions): P
     }
     return { applied, recorded: [...recorded.keys()].sort() };
   });
+}
+
+/**
+ * The recorded migrations when every one of `migrations` is recorded with its checksum, read in one
+ * statement without a lock: applied migrations are never removed, so what a committed read shows
+ * applied stays applied. Undefined otherwise (something to apply, an edited migration to warn about,
+ * no table or schema yet, or the read failed): the locked path then does the work and reports the
+ * failures.
+ */
+async function recordedIfUpToDate(
+  executor: Pick<SqlExecutor, 'query'>,
+  migrations: readonly Migration[],
+): Promise<string[] | undefined> {
+  let rows: { name: string; checksum: string }[];
+  try {
+    ({ rows } = await executor.query<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM bnpl_migrations',
+    ));
+  } catch {
+    return undefined;
+  }
+  const recorded = new Map(rows.map((r) => [r.name, r.checksum]));
+  const current = migrations.every((m) => recorded.get(m.name) === migrationChecksum(m.sql));
+  return current ? [...recorded.keys()].sort() : undefined;
 }
 
 /** Serialises the migrations of one schema across processes, until the transaction ends. */
