@@ -8,6 +8,7 @@ import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../
 import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
+import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 function expectAccepted(exchange: HttpExchange, orderId: string, what: string): void {
@@ -133,7 +134,7 @@ export const orderActionChecks: ContractCheck[] = [
           const n = await ctx.sandbox.disbursements(id);
           return n > 0 ? n : undefined;
         },
-        { timeoutMs: 5000, what: `a disbursement of ${id} at the service` },
+        { timeoutMs: MARKET_EFFECT_WAIT_MS, what: `a disbursement of ${id} at the service` },
       );
       ensure(count === 1, { expected: 'exactly one disbursement', actual: `${count} disbursements` });
     },

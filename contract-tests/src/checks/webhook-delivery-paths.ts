@@ -8,6 +8,7 @@ import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure } from '../expect.js';
 import { approvedOrder, approvedUnannounced } from '../support/approvals.js';
 import { expectMarketStatus } from '../support/orders.js';
+import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -81,7 +82,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
           const n = await ctx.sandbox.disbursements(id);
           return n > 0 ? n : undefined;
         },
-        { timeoutMs: 15_000, what: `a disbursement of ${id}` },
+        { timeoutMs: MARKET_EFFECT_WAIT_MS, what: `a disbursement of ${id}` },
       ).catch(() => 0);
       ensure(count === 1, {
         expected: `order ${id} to be disbursed once after its readiness delivery failed half-way and was redelivered (an event ID is recorded with its effect, never before)`,

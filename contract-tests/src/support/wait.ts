@@ -19,3 +19,13 @@ export function waitForHttp(
     { timeoutMs: options.timeoutMs, intervalMs: 100, what: options.what ?? `an HTTP answer from ${url}` },
   );
 }
+
+/**
+ * How long a check waits for an effect a correct market produces by itself after it has answered,
+ * such as a disbursement after readiness or after a 2xx to disburse: the market may do it from a
+ * worker that is backing off after an error, on a machine whose cores are busy with other work.
+ * The wait polls, so a correct market ends it as soon as the effect shows; only a market that
+ * never produces it waits this long. One budget for every such wait, so none is tighter than a
+ * loaded machine needs (a 5 s one was).
+ */
+export const MARKET_EFFECT_WAIT_MS = 15_000;
