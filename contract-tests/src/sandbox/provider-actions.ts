@@ -20,7 +20,11 @@ export function providerActions(client: SandboxClient): ProviderActions {
       return orderView(answer.json);
     },
     async ordersByReference(referenceId) {
-      const json = await client.admin('GET', '/sandbox/orders');
+      // Filtered at the sandbox (it holds every run's orders) and here (one that ignores the query).
+      const json = await client.admin(
+        'GET',
+        `/sandbox/orders?${new URLSearchParams({ reference_id: referenceId })}`,
+      );
       return recordsIn(json, 'orders')
         .map(orderView)
         .filter((o) => o.referenceId === referenceId);
@@ -30,7 +34,10 @@ export function providerActions(client: SandboxClient): ProviderActions {
     ready: (orderId) => press(orderId, 'ready', { via: 'status' }),
     paid: (orderId) => press(orderId, 'paid'),
     async disbursements(orderId) {
-      const json = await client.admin('GET', '/sandbox/disbursements');
+      const json = await client.admin(
+        'GET',
+        `/sandbox/disbursements?${new URLSearchParams({ order_id: orderId })}`,
+      );
       return recordsIn(json, 'disbursements').filter((d) => d.order_id === orderId).length;
     },
   };

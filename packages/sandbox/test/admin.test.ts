@@ -283,6 +283,42 @@ describe('admin API', () => {
     expect(calls.find((c) => c.operation === 'token')?.response_body).toBeNull();
   });
 
+  it('lists only the calls after an id, or only the most recent ones; a malformed bound is a 400', async () => {
+    const { admin, client } = setup();
+    await client.createOrder(orderInput('order-1'));
+    await client.createOrder(orderInput('order-2'));
+    const all = (await admin('GET', '/sandbox/calls')).json.calls as { id: number; path: string }[];
+    const afterFirst = (await admin('GET', `/sandbox/calls?after=${all[0]!.id}`)).json.calls as {
+      id: number;
+    }[];
+    // Every later call, the first listing included (a call is recorded once answered).
+    const lastId = all.at(-1)!.id;
+    expect(afterFirst.map((c) => c.id)).toEqual([...all.slice(1).map((c) => c.id), lastId + 1]);
+    const newest = (await admin('GET', '/sandbox/calls?limit=1')).json.calls as {
+      id: number;
+      path: string;
+    }[];
+    expect(newest).toEqual([expect.objectContaining({ path: '/sandbox/calls', id: lastId + 2 })]);
+    const between = (await admin('GET', `/sandbox/calls?after=${all[0]!.id}&limit=2`)).json.calls as {
+      id: number;
+    }[];
+    expect(between.map((c) => c.id)).toEqual([lastId + 2, lastId + 3]);
+    expect((await admin('GET', '/sandbox/calls?after=999999')).json.calls).toEqual([]);
+    for (const bad of ['after=-1', 'after=x', 'limit=1.5', 'limit=']) {
+      expect((await admin('GET', `/sandbox/calls?${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it('lists the orders of one reference', async () => {
+    const { admin, client } = setup();
+    await client.createOrder(orderInput('order-1'));
+    await client.createOrder(orderInput('order-2'));
+    const one = (await admin('GET', '/sandbox/orders?reference_id=order-2')).json.orders as unknown[];
+    expect(one).toEqual([expect.objectContaining({ reference_id: 'order-2' })]);
+    expect((await admin('GET', '/sandbox/orders?reference_id=order-3')).json.orders).toEqual([]);
+    expect((await admin('GET', '/sandbox/orders')).json.orders).toHaveLength(2);
+  });
+
   it('issues a token as the service sends with an offer filtering call (active for that scope)', async () => {
     const { admin, sandbox: s } = setup();
     const issued = await admin('POST', '/sandbox/organizations/org-market/offer-filter-token', {});
