@@ -26,7 +26,9 @@ export function makeOutsideProject(packageDirs: string[], registryPackages: stri
   run('npx', ['-y', 'pnpm@10', ...filters, 'pack', '--pack-destination', tarballs], REPO_ROOT);
   const packed = readdirSync(tarballs).map((file) => `./tarballs/${file}`);
   if (packed.length !== packageDirs.length) {
-    throw new Error(`Packed ${packed.length} tarballs for ${packageDirs.length} packages: ${packed.join(', ')}`);
+    throw new Error(
+      `Packed ${packed.length} tarballs for ${packageDirs.length} packages: ${packed.join(', ')}`,
+    );
   }
   writeFileSync(
     join(dir, 'package.json'),
@@ -35,7 +37,15 @@ export function makeOutsideProject(packageDirs: string[], registryPackages: stri
   // --prefer-offline: registry metadata already in npm's cache is used without asking again.
   run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packed, ...registryPackages],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...packed,
+      ...registryPackages,
+    ],
     dir,
   );
   return dir;
