@@ -6,7 +6,10 @@
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx --conditions=source \
  *     contract-tests/scripts/profile-certify.ts [basic|data-sharing]
  *
- * Prints the run's summary and CPU (user+system) in seconds.
+ * Prints each run's CPU (user+system), the last report's summary, its slowest checks and the
+ * process's CPU. BNPL_PROFILE_RUNS=n certifies n fresh markets against one sandbox (see below);
+ * BNPL_PROFILE_CALLS=1 also prints the sandbox's record of calls by kind and path, the requests a
+ * run makes to the sandbox (admin reads of its records included).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +52,7 @@ for (const c of callsBody.calls) {
   const k = `${c.kind} ${c.method} ${c.path.replace(/[0-9a-f-]{8,}|ord[_-][A-Za-z0-9_-]+/g, ':id')}`;
   byPath.set(k, (byPath.get(k) ?? 0) + 1);
 }
-if (process.env.COUNT_CALLS)
+if (process.env.BNPL_PROFILE_CALLS)
   console.log(callsBody.calls.length, [...byPath].sort((a, b) => b[1] - a[1]).slice(0, 25));
 await run.close();
 server.closeAllConnections();
