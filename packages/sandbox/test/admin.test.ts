@@ -109,6 +109,33 @@ describe('admin API', () => {
     expect((await admin('POST', '/sandbox/orders/ord_nope/reject')).status).toBe(404);
   });
 
+  it("lists one order's deliveries and disbursements, not the others'", async () => {
+    const { admin, client, sandbox } = setup();
+    const first = await client.createOrder(orderInput('order-1'));
+    const second = await client.createOrder(orderInput('order-2'));
+    for (const { id } of [first, second]) {
+      await admin('POST', `/sandbox/orders/${id}/approve`);
+      await admin('POST', `/sandbox/orders/${id}/ready`, { via: 'status' });
+    }
+    await admin('POST', `/sandbox/orders/${second.id}/paid`);
+    await sandbox.webhooks.idle();
+    const path = `/sandbox/webhooks/deliveries?event_type=BNPL_ORDER_STATUS_UPDATED&order_id=${second.id}`;
+    const deliveries = (await admin('GET', path)).json.deliveries as { payload: Record<string, string> }[];
+    expect(deliveries.map((d) => [d.payload.order_id, d.payload.order_status])).toEqual([
+      [second.id, 'APPROVED'],
+      [second.id, 'DISBURSING'],
+      [second.id, 'PAID'],
+    ]);
+    const none = await admin('GET', '/sandbox/webhooks/deliveries?order_id=ord_nope');
+    expect(none.json.deliveries).toEqual([]);
+    // Only the paid order was disbursed.
+    const disbursed = await admin('GET', `/sandbox/disbursements?order_id=${second.id}`);
+    expect(disbursed.json.disbursements).toEqual([expect.objectContaining({ order_id: second.id })]);
+    expect((await admin('GET', `/sandbox/disbursements?order_id=${first.id}`)).json.disbursements).toEqual(
+      [],
+    );
+  });
+
   it('replays a delivery and emits custom events', async () => {
     const { admin, market, sandbox } = setup();
     market.answerNext(status(500));

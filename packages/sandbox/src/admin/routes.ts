@@ -264,6 +264,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         ...(q.get('event_type') && { eventType: q.get('event_type')! }),
         ...(q.get('event_id') && { eventId: q.get('event_id')! }),
         ...(q.get('organization_id') && { organizationId: q.get('organization_id')! }),
+        ...(q.get('order_id') && { orderId: q.get('order_id')! }),
       });
       return json({ deliveries: deliveries.map(deliveryView) });
     },
