@@ -21,7 +21,11 @@ export function providerActions(client: SandboxClient): ProviderActions {
   return {
     order,
     async ordersByReference(referenceId) {
-      const json = await client.admin('GET', '/sandbox/orders');
+      // Filtered at the sandbox (it holds every run's orders) and here (one that ignores the query).
+      const json = await client.admin(
+        'GET',
+        `/sandbox/orders?${new URLSearchParams({ reference_id: referenceId })}`,
+      );
       return recordsIn(json, 'orders')
         .map(orderView)
         .filter((o) => o.referenceId === referenceId);
@@ -39,7 +43,10 @@ export function providerActions(client: SandboxClient): ProviderActions {
       );
     },
     async disbursements(orderId) {
-      const json = await client.admin('GET', '/sandbox/disbursements');
+      const json = await client.admin(
+        'GET',
+        `/sandbox/disbursements?${new URLSearchParams({ order_id: orderId })}`,
+      );
       return recordsIn(json, 'disbursements').filter((d) => d.order_id === orderId).length;
     },
   };

@@ -71,16 +71,18 @@ export function webhookDeliveries(client: SandboxClient, options: WebhookDeliver
       });
     },
     async deliveries(filter) {
+      // Filtered by order at the sandbox too: this organisation's deliveries grow check by check.
       const all = await listDeliveries({
         ...(filter.eventId && { event_id: filter.eventId }),
         ...(filter.eventType && { event_type: filter.eventType }),
+        ...(filter.orderId && { order_id: filter.orderId }),
       });
       return all.filter((d) => filter.orderId === undefined || d.payload.order_id === filter.orderId);
     },
     awaitStatusDelivery(orderId, status) {
       return pollUntil(
         async () => {
-          const found = await listDeliveries({ event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+          const found = await listDeliveries({ event_type: 'BNPL_ORDER_STATUS_UPDATED', order_id: orderId });
           return found.find(
             (d) => d.payload.order_id === orderId && d.payload.order_status === status && answered(d),
           );

@@ -14,16 +14,23 @@ import { base64UrlDecode, base64UrlEncode } from './util/base64url.js';
 
 const ED25519 = { name: 'Ed25519' } as const;
 
-// Imported private keys by seed identity: the sandbox signs every delivery with the same seed.
-const signingKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+// Imported private keys by seed content, not identity: a key given as text (PEM or base64url, as
+// certify and the CLI pass it) is parsed into a new array at every signature, and importing it
+// again each time cost more than the signature. Bounded: a test run signs with many throwaway keys.
+const signingKeys = new Map<string, Promise<CryptoKey>>();
+const SIGNING_KEYS_KEPT = 64;
 
 function importSigningKey(seed: Uint8Array): Promise<CryptoKey> {
-  let key = signingKeys.get(seed);
+  const id = base64UrlEncode(seed);
+  let key = signingKeys.get(id);
   if (!key) {
     key = crypto.subtle.importKey('pkcs8', seedToPkcs8Der(seed) as Uint8Array<ArrayBuffer>, ED25519, false, [
       'sign',
     ]);
-    signingKeys.set(seed, key);
+    // A rejected import is not kept: the next signature tries again.
+    key.catch(() => signingKeys.delete(id));
+    if (signingKeys.size >= SIGNING_KEYS_KEPT) signingKeys.delete(signingKeys.keys().next().value!);
+    signingKeys.set(id, key);
   }
   return key;
 }

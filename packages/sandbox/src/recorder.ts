@@ -31,6 +31,8 @@ export interface RecordedCall {
 export interface CallFilter {
   operation?: ServiceOperation;
   kind?: RecordedCall['kind'];
+  /** Only calls recorded after the one with this id. */
+  after?: number;
 }
 
 export class CallRecorder {
@@ -51,11 +53,20 @@ export class CallRecorder {
   }
 
   list(filter: CallFilter = {}): RecordedCall[] {
-    return this.#calls.filter(
-      (c) =>
-        (filter.operation === undefined || c.operation === filter.operation) &&
-        (filter.kind === undefined || c.kind === filter.kind),
-    );
+    // Ids grow with the list: the calls after an id are a tail, found without reading the rest.
+    const after = filter.after;
+    let from = 0;
+    if (after !== undefined) {
+      from = this.#calls.length;
+      while (from > 0 && this.#calls[from - 1]!.id > after) from--;
+    }
+    return this.#calls
+      .slice(from)
+      .filter(
+        (c) =>
+          (filter.operation === undefined || c.operation === filter.operation) &&
+          (filter.kind === undefined || c.kind === filter.kind),
+      );
   }
 
   count(operation: ServiceOperation): number {

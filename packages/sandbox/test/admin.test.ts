@@ -109,6 +109,33 @@ describe('admin API', () => {
     expect((await admin('POST', '/sandbox/orders/ord_nope/reject')).status).toBe(404);
   });
 
+  it("lists one order's deliveries and disbursements, not the others'", async () => {
+    const { admin, client, sandbox } = setup();
+    const first = await client.createOrder(orderInput('order-1'));
+    const second = await client.createOrder(orderInput('order-2'));
+    for (const { id } of [first, second]) {
+      await admin('POST', `/sandbox/orders/${id}/approve`);
+      await admin('POST', `/sandbox/orders/${id}/ready`, { via: 'status' });
+    }
+    await admin('POST', `/sandbox/orders/${second.id}/paid`);
+    await sandbox.webhooks.idle();
+    const path = `/sandbox/webhooks/deliveries?event_type=BNPL_ORDER_STATUS_UPDATED&order_id=${second.id}`;
+    const deliveries = (await admin('GET', path)).json.deliveries as { payload: Record<string, string> }[];
+    expect(deliveries.map((d) => [d.payload.order_id, d.payload.order_status])).toEqual([
+      [second.id, 'APPROVED'],
+      [second.id, 'DISBURSING'],
+      [second.id, 'PAID'],
+    ]);
+    const none = await admin('GET', '/sandbox/webhooks/deliveries?order_id=ord_nope');
+    expect(none.json.deliveries).toEqual([]);
+    // Only the paid order was disbursed.
+    const disbursed = await admin('GET', `/sandbox/disbursements?order_id=${second.id}`);
+    expect(disbursed.json.disbursements).toEqual([expect.objectContaining({ order_id: second.id })]);
+    expect((await admin('GET', `/sandbox/disbursements?order_id=${first.id}`)).json.disbursements).toEqual(
+      [],
+    );
+  });
+
   it('replays a delivery and emits custom events', async () => {
     const { admin, market, sandbox } = setup();
     market.answerNext(status(500));
@@ -281,6 +308,42 @@ describe('admin API', () => {
     expect(refused).toMatchObject({ status: 404 });
     expect(String(refused?.response_body)).toContain('No order ord_missing');
     expect(calls.find((c) => c.operation === 'token')?.response_body).toBeNull();
+  });
+
+  it('lists only the calls after an id, or only the most recent ones; a malformed bound is a 400', async () => {
+    const { admin, client } = setup();
+    await client.createOrder(orderInput('order-1'));
+    await client.createOrder(orderInput('order-2'));
+    const all = (await admin('GET', '/sandbox/calls')).json.calls as { id: number; path: string }[];
+    const afterFirst = (await admin('GET', `/sandbox/calls?after=${all[0]!.id}`)).json.calls as {
+      id: number;
+    }[];
+    // Every later call, the first listing included (a call is recorded once answered).
+    const lastId = all.at(-1)!.id;
+    expect(afterFirst.map((c) => c.id)).toEqual([...all.slice(1).map((c) => c.id), lastId + 1]);
+    const newest = (await admin('GET', '/sandbox/calls?limit=1')).json.calls as {
+      id: number;
+      path: string;
+    }[];
+    expect(newest).toEqual([expect.objectContaining({ path: '/sandbox/calls', id: lastId + 2 })]);
+    const between = (await admin('GET', `/sandbox/calls?after=${all[0]!.id}&limit=2`)).json.calls as {
+      id: number;
+    }[];
+    expect(between.map((c) => c.id)).toEqual([lastId + 2, lastId + 3]);
+    expect((await admin('GET', '/sandbox/calls?after=999999')).json.calls).toEqual([]);
+    for (const bad of ['after=-1', 'after=x', 'limit=1.5', 'limit=']) {
+      expect((await admin('GET', `/sandbox/calls?${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it('lists the orders of one reference', async () => {
+    const { admin, client } = setup();
+    await client.createOrder(orderInput('order-1'));
+    await client.createOrder(orderInput('order-2'));
+    const one = (await admin('GET', '/sandbox/orders?reference_id=order-2')).json.orders as unknown[];
+    expect(one).toEqual([expect.objectContaining({ reference_id: 'order-2' })]);
+    expect((await admin('GET', '/sandbox/orders?reference_id=order-3')).json.orders).toEqual([]);
+    expect((await admin('GET', '/sandbox/orders')).json.orders).toHaveLength(2);
   });
 
   it('issues a token as the service sends with an offer filtering call (active for that scope)', async () => {

@@ -64,7 +64,9 @@ describe.each(FRAMEWORKS)('the @bnpl-kit/%s README server', (framework) => {
     expect(module).not.toMatch(/===\s*[\w.?]*(token|Token)/);
   });
 
-  it.each(MODES)('passes certify strictly in %s mode', async (mode) => {
+  // The two modes side by side: each has its own sandbox, port and data directory, and a run
+  // mostly waits (on the market's service timeout, on deliveries), so a pair takes about one's time.
+  it.concurrent.for(MODES)('passes certify strictly in %s mode', async (mode, { expect }) => {
     const { report, text, output, exitCodes, readiness } = await certifyExample(project, module, mode);
     expect(report.ok, `${text}\n--- server output ---\n${output}`).toBe(true);
     // Ready, and answered as the kit's readinessResponse does: never from a cache.

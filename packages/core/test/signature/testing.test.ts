@@ -1,5 +1,5 @@
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as main from '../../src/index.js';
 import { createKeyring, verifyWebhook } from '../../src/index.js';
 import * as testing from '../../src/testing.js';
@@ -9,6 +9,34 @@ import { parseSigningKey } from '../../src/wire.js';
 import { BODY, hex, rfc8032, URL, vectors } from './helpers.js';
 
 describe('signWebhook', () => {
+  it('imports a key given as text once, however often it signs with it (and signs each correctly)', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      const keys = await generateKeyPair();
+      importKey.mockClear();
+      for (const eventId of ['evt_a', 'evt_b', 'evt_c']) {
+        const signed = await signWebhook({ url: URL, body: BODY, signingKey: keys.privateKeyPem, eventId });
+        const expected = await ed25519Sign(
+          parseSigningKey(keys.privateKeyPem),
+          new TextEncoder().encode(signed.message),
+          'noble',
+        );
+        expect(signed.headers.Signature).toBe(wire.base64UrlEncode(expected));
+      }
+      expect(importKey.mock.calls.filter(([format]) => format === 'pkcs8')).toHaveLength(1);
+      // Another key is imported on its own, not confused with the first.
+      const other = await generateKeyPair();
+      importKey.mockClear();
+      const signed = await signWebhook({ url: URL, body: BODY, signingKey: other.seed });
+      await signWebhook({ url: URL, body: BODY, signingKey: other.privateKeyPem });
+      const expected = await ed25519Sign(other.seed, new TextEncoder().encode(signed.message), 'noble');
+      expect(signed.headers.Signature).toBe(wire.base64UrlEncode(expected));
+      expect(importKey.mock.calls.filter(([format]) => format === 'pkcs8')).toHaveLength(1);
+    } finally {
+      importKey.mockRestore();
+    }
+  });
+
   it('produces exactly the headers of the specification', async () => {
     const signed = await signWebhook({
       url: URL,

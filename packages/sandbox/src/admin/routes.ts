@@ -74,6 +74,15 @@ function existing<T>(record: T | undefined, code: 'not_found' | 'order_not_found
   return record;
 }
 
+/** A query parameter that must be a whole number when given: anything else is a 400, not a guess. */
+function nonNegativeInteger(value: string | null, name: string): number | undefined {
+  if (value === null) return undefined;
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new KitError('validation_failed', `Query parameter ${name} must be a non-negative integer`);
+  }
+  return Number(value);
+}
+
 function orgOr404(sandbox: Sandbox, id: string) {
   return existing(sandbox.organizations.get(id), 'not_found', `No organisation ${id}`);
 }
@@ -139,7 +148,17 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) }, 201);
     },
   ],
-  ['GET', '/sandbox/orders', ({ sandbox }) => json({ orders: sandbox.orders.list().map(orderView) })],
+  [
+    'GET',
+    '/sandbox/orders',
+    ({ sandbox, url }) => {
+      // A certification run looks its orders up by reference: only those, not the whole book.
+      const referenceId = url.searchParams.get('reference_id');
+      const all = sandbox.orders.list();
+      const chosen = referenceId === null ? all : all.filter((o) => o.referenceId === referenceId);
+      return json({ orders: chosen.map(orderView) });
+    },
+  ],
   [
     'GET',
     '/sandbox/orders/:id',
@@ -245,6 +264,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         ...(q.get('event_type') && { eventType: q.get('event_type')! }),
         ...(q.get('event_id') && { eventId: q.get('event_id')! }),
         ...(q.get('organization_id') && { organizationId: q.get('organization_id')! }),
+        ...(q.get('order_id') && { orderId: q.get('order_id')! }),
       });
       return json({ deliveries: deliveries.map(deliveryView) });
     },
@@ -305,7 +325,19 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       return new Response(null, { status: 204 });
     },
   ],
-  ['GET', '/sandbox/calls', ({ sandbox }) => json({ calls: sandbox.calls.list().map(callView) })],
+  [
+    'GET',
+    '/sandbox/calls',
+    ({ sandbox, url }) => {
+      // `after`: the calls since one a client saw; `limit`: the most recent ones only. A certify run
+      // reads both once per check, while the record keeps every run's calls (up to 10 000).
+      const after = nonNegativeInteger(url.searchParams.get('after'), 'after');
+      const limit = nonNegativeInteger(url.searchParams.get('limit'), 'limit');
+      const calls = sandbox.calls.list(after === undefined ? {} : { after });
+      const chosen = limit === undefined ? calls : calls.slice(Math.max(0, calls.length - limit));
+      return json({ calls: chosen.map(callView) });
+    },
+  ],
   [
     'DELETE',
     '/sandbox/calls',

@@ -33,6 +33,17 @@ export interface DeliveryFilter {
   eventType?: string;
   eventId?: string;
   organizationId?: string;
+  /** The deliveries about one order (the payload's `order_id`). */
+  orderId?: string;
+}
+
+/** The `order_id` a delivery's payload names, if any (every delivery's body is JSON the sandbox wrote). */
+function payloadOrderId(delivery: Delivery): unknown {
+  try {
+    return (JSON.parse(delivery.body) as { order_id?: unknown }).order_id;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One macrotask turn of the real event loop (never the sandbox clock). */
@@ -88,7 +99,8 @@ export class WebhookSender {
         (filter.status === undefined || d.status === filter.status) &&
         (filter.eventType === undefined || d.eventType === filter.eventType) &&
         (filter.eventId === undefined || d.eventId === filter.eventId) &&
-        (filter.organizationId === undefined || d.organizationId === filter.organizationId),
+        (filter.organizationId === undefined || d.organizationId === filter.organizationId) &&
+        (filter.orderId === undefined || payloadOrderId(d) === filter.orderId),
     );
   }
 
