@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ReferenceServerRun, runReferenceServer } from '../src/reference-server.js';
 import { LOADED_REQUEST_TIMEOUT_MS } from './loaded-machine.js';
 
@@ -34,10 +34,13 @@ const CHECKS = {
   basic: ['orders.create.valid', 'orders.status.follows-service', 'webhook.state-follows-deliveries'],
 } as const;
 
-describe.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
-  it.each(['data-sharing', 'basic'] as const)(
+// Bun and Deno side by side: a certification is mostly waiting (on the service timeout its checks
+// provoke, on restarts), and each server has its own embedded sandbox, data directory and schema.
+describe.concurrent.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
+  it.sequential.for(['data-sharing', 'basic'] as const)(
     `runs in %s mode on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'} and passes its checks strictly`,
-    async (mode) => {
+    // The test's own onTestFinished: the global one cannot tell which of two concurrent tests runs.
+    async (mode, { onTestFinished }) => {
       const dataDir = await mkdtemp(join(tmpdir(), `bnpl-kit-${runtime}-ref-`));
       onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
       const schema = freshSchema();
