@@ -31,7 +31,7 @@ async function freePort(): Promise<number> {
 /** Per mode, the checks run: every one (undefined), or those that take an order through its webhooks. */
 const CHECKS = {
   'data-sharing': undefined,
-  basic: ['orders.create.valid', 'orders.status.follows-service', 'webhook.state-follows-deliveries'],
+  basic: ['orders.create.valid', 'orders.status.follows-service', 'webhook.service-deliveries-acknowledged'],
 } as const;
 
 // Bun and Deno side by side: a certification is mostly waiting (on the service timeout its checks
