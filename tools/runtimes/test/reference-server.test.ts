@@ -34,12 +34,9 @@ const CHECKS = {
   basic: ['orders.create.valid', 'orders.status.follows-service', 'webhook.service-deliveries-acknowledged'],
 } as const;
 
-// Bun and Deno side by side: a certification is mostly waiting (on the service timeout its checks
-// provoke, on restarts), and each server has its own embedded sandbox, data directory and schema.
-describe.concurrent.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
-  it.sequential.for(['data-sharing', 'basic'] as const)(
+describe.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
+  it.for(['data-sharing', 'basic'] as const)(
     `runs in %s mode on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'} and passes its checks strictly`,
-    // The test's own onTestFinished: the global one cannot tell which of two concurrent tests runs.
     async (mode, { onTestFinished }) => {
       const dataDir = await mkdtemp(join(tmpdir(), `bnpl-kit-${runtime}-ref-`));
       onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
