@@ -1,3 +1,11 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-export default shared;
+/**
+ * The CLI's files run one after another in one worker: each runs the program in-process or starts
+ * its own children, servers, stores and temporary files, closes what it started, and replaces no
+ * global (the sandbox command's signal listeners are removed when it stops). A fresh worker per
+ * file loaded Node, vitest, the CLI and the kit's modules (and PGlite's WebAssembly, for the
+ * database commands) again for each of the ten files.
+ */
+export default mergeConfig(shared, defineConfig({ test: { isolate: false } }));

@@ -16,23 +16,17 @@ function bnplKit(...args: string[]) {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+// What a process adds to the in-process runs of the commands (webhook.test.ts, keygen.test.ts) is
+// src/bin.ts: the status becomes the exit code, the output reaches stdout and stderr. Each process
+// costs a tsx start of the whole CLI, so one per exit code that only this file shows: exit 0 with
+// stdout is certify-e2e.test.ts's (the same tsx binary), and scripts/test/readme-commands.test.ts
+// runs the README's keygen and webhook lines through the published binary.
 describe('bnpl-kit as a process', () => {
-  it('verifies a valid vector: prints "valid", exits 0', () => {
-    const run = bnplKit(...verifyArgs(vectors.webhook_cases[0]!));
-    expect(run).toMatchObject({ status: 0, stdout: 'valid\n' });
-  });
-
   it('rejects a tampered vector: prints the code, exits 1', () => {
     const tampered = vectors.webhook_cases.find((c) => c.name === 'tampered body (status changed)')!;
     const run = bnplKit(...verifyArgs(tampered));
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^signature_invalid: /);
-  });
-
-  it('runs keygen --json', () => {
-    const run = bnplKit('keygen', '--json');
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout).publicKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('exits 2 on a usage error', () => {
