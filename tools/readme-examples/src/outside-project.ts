@@ -20,8 +20,10 @@ const run = (command: string, args: string[], cwd: string) =>
 export function makeOutsideProject(packageDirs: string[], registryPackages: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'bnpl-kit-readme-'));
   const tarballs = join(dir, 'tarballs');
-  // Built by turbo first (this package's test depends on ^build). One pnpm for every package: each
-  // `npx -y pnpm@10` start costs seconds of CPU, and pnpm packs a filtered set as it packs one.
+  // Built by turbo first: this package's test depends on the builds of exactly the packages it
+  // packs (tools/readme-examples/turbo.json), not on every dependency's build, which kept it
+  // waiting. One pnpm for every package: each `npx -y pnpm@10` start costs seconds of CPU, and
+  // pnpm packs a filtered set as it packs one.
   const filters = packageDirs.flatMap((packageDir) => ['--filter', `./${packageDir}`]);
   run('npx', ['-y', 'pnpm@10', ...filters, 'pack', '--pack-destination', tarballs], REPO_ROOT);
   const packed = readdirSync(tarballs).map((file) => `./tarballs/${file}`);
