@@ -2,6 +2,9 @@
  * What an adapter entry and a started adapter server are, apart from the frameworks (src/adapters.ts
  * imports those; apps/nextjs-example/test/next-adapter.ts is the Next.js entry).
  */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Market } from '@bnpl-kit/core';
 
 /**
@@ -42,4 +45,25 @@ export interface AdapterEntry {
    */
   clientKey?: (request: Request) => string | undefined;
   start(market: Market, options?: StartOptions): Promise<StartedServer>;
+}
+
+/**
+ * Listens on 127.0.0.1 (ephemeral port) unless the framework already did, and describes the started
+ * server: its origin, the kit's URL under `mountPath`, and a close that drops kept-alive connections.
+ */
+export async function listen(server: Server, mountPath: string): Promise<StartedServer> {
+  if (!server.listening) {
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+  }
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    url: `${origin}${mountPath}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -9,9 +9,7 @@
  * Every app serves `GET /health` → `ok` at the root and `GET <mount>/own` → `own` after the router,
  * to prove the router lets the app's own routes through.
  */
-import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Market } from '@bnpl-kit/core';
 import * as expressAdapter from '@bnpl-kit/express';
 import * as fastifyAdapter from '@bnpl-kit/fastify';
@@ -29,26 +27,9 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import mount from 'koa-mount';
 
-import type { AdapterEntry, StartedServer, StartOptions } from './adapter-server.js';
+import { type AdapterEntry, listen, type StartedServer, type StartOptions } from './adapter-server.js';
 
 export type { AdapterEntry, GlobalJsonParser, StartedServer, StartOptions } from './adapter-server.js';
-
-async function listen(server: Server, mountPath: string): Promise<StartedServer> {
-  if (!server.listening) {
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-  }
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    url: `${origin}${mountPath}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 async function startExpress(market: Market, options: StartOptions = {}): Promise<StartedServer> {
   const mountPath = options.mountPath ?? '/bnpl';

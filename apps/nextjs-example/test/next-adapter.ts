@@ -6,14 +6,13 @@
  * contract suite's own do not.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type {
-  AdapterEntry,
-  StartedServer,
-  StartOptions,
+import {
+  type AdapterEntry,
+  listen,
+  type StartedServer,
+  type StartOptions,
 } from '@bnpl-kit/contract-tests/test-support/adapter-entry.js';
 import { clientKeyFromForwardedFor, type Market } from '@bnpl-kit/core';
 import next from 'next';
@@ -44,18 +43,7 @@ async function startNext(market: Market, options: StartOptions = {}): Promise<St
     req.headers['x-forwarded-for'] = forwarded.join(', ');
     nextMarket.run(market, () => void handle(req, res));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    url: `${origin}${mountPath}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen(server, mountPath);
 }
 
 // Next.js has no adapter package: the App Router route handler is the plain fetch handler.

@@ -9,3 +9,4 @@ export type {
   StartedServer,
   StartOptions,
 } from '../../src/adapter-server.js';
+export { listen } from '../../src/adapter-server.js';
