@@ -4,15 +4,12 @@
  * more than `maxBytes`. Bytes are kept exactly as received: the webhook signature covers them.
  */
 import { KitError } from '../errors.js';
+import { payloadTooLarge } from '../util/payload-too-large.js';
+import { parseJsonBytes } from '../util/strict-json.js';
 import { readHeader as header, readBodyDirectly } from './body-hints.js';
 
 function tooLarge(maxBytes: number): KitError {
-  return new KitError('payload_too_large', `Request body exceeds the ${maxBytes}-byte limit`, {
-    extensions: { max_body_bytes: maxBytes },
-    // The rest of the body stays unread, so this connection cannot carry another request; saying so
-    // keeps a keep-alive client from reusing a socket the server is about to close.
-    headers: { connection: 'close' },
-  });
+  return payloadTooLarge(maxBytes, { closeConnection: true });
 }
 
 const EMPTY = new Uint8Array(0);
@@ -85,9 +82,6 @@ function isJsonContentType(value: string | null): boolean {
   return type === 'application/json';
 }
 
-/** Throws on malformed UTF-8 instead of substituting U+FFFD; a leading BOM is still dropped. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * Parses a JSON body: 415 unless `Content-Type: application/json`, 413 over the cap, 400 when it is
  * not JSON. With `optional`, a request without a body (or with an empty one) yields `undefined`.
@@ -108,19 +102,7 @@ export async function readJsonBody(
     throw new KitError('invalid_json', 'The request body is empty; a JSON object is expected');
   }
   if (!json) throw unsupportedMediaType();
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    // A lenient decoder would store U+FFFD in place of the client's bytes (a reference ID that no
-    // longer matches what the client sent); JSON is UTF-8 (RFC 8259 §8.1), so this is a bad body.
-    throw new KitError('invalid_json', 'The request body is not valid UTF-8; JSON must be sent as UTF-8');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new KitError('invalid_json', 'The request body is not valid JSON');
-  }
+  return parseJsonBytes(bytes);
 }
 
 function unsupportedMediaType(): KitError {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { KitError } from '../errors.js';
+import { parseJsonBytes } from '../util/strict-json.js';
 import { knownOrderStatus, type OrderStatus, orderStatusSchema } from './status.js';
 import { identifierText, safeText, unstorableReason } from './text.js';
 import { field, parseWire, wireObject } from './wire.js';
@@ -104,13 +105,8 @@ export function isUnknownEvent(event: WebhookEvent): event is UnknownEvent {
 
 /** Parses an already-verified webhook body (JSON text or bytes). Invalid JSON or shape → 400. */
 export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
-  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new KitError('invalid_json', 'Webhook body is not valid JSON');
-  }
+  // The same strict decoder as every other body: bytes that are not UTF-8 are a 400, never U+FFFD.
+  const json = parseJsonBytes(body, 'Webhook body');
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new KitError('validation_failed', 'Webhook body must be a JSON object');
   }

@@ -6,15 +6,14 @@
  * is cut off. A client that disconnects mid-body errors the stream instead of leaving it pending.
  */
 import type { IncomingMessage } from 'node:http';
-import { KitError } from '../errors.js';
+import type { KitError } from '../errors.js';
+import { payloadTooLarge } from '../util/payload-too-large.js';
 
 /** How much past the cap we keep discarding before closing the connection instead. */
 const DISCARD_FACTOR = 4;
 
 export function tooLarge(maxBytes: number): KitError {
-  return new KitError('payload_too_large', `Request body exceeds the ${maxBytes}-byte limit`, {
-    extensions: { max_body_bytes: maxBytes },
-  });
+  return payloadTooLarge(maxBytes);
 }
 
 export function nodeBodyStream(req: IncomingMessage, maxBytes: number): ReadableStream<Uint8Array> {

@@ -125,6 +125,20 @@ export async function verifyWebhook(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   checkOptions(tolerance, maxBodyBytes);
   const body = rawBodyBytes(request.body, maxBodyBytes);
+  return verifyRawWebhook(request, body, options);
+}
+
+/**
+ * `verifyWebhook` for a caller that already holds the raw bytes within its size cap (the market's
+ * webhook route reads them with its one size check and its one "not raw" decision): the body is
+ * neither measured nor type-checked again.
+ */
+export async function verifyRawWebhook(
+  request: Omit<WebhookRequest, 'body'>,
+  body: Uint8Array,
+  options: Omit<VerifyWebhookOptions, 'maxBodyBytes'>,
+): Promise<VerifiedWebhook> {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const headers = readSignatureHeaders(request.headers);
 
   if (headers.algorithm !== WEBHOOK_ALGORITHM) {

@@ -24,7 +24,7 @@ import { recordWebhookOutcome } from '../../observability/metrics.js';
 import { withSpan } from '../../observability/telemetry.js';
 import { isWebhookVerificationError } from '../../signature/errors.js';
 import type { Keyring } from '../../signature/keyring.js';
-import { type VerifiedWebhook, verifyWebhook } from '../../signature/verify.js';
+import { type VerifiedWebhook, verifyRawWebhook } from '../../signature/verify.js';
 import type { MarketAnswer } from '../answer.js';
 import { readBodyBytes } from '../body.js';
 import { bodyNotRawHelp } from '../body-hints.js';
@@ -45,14 +45,11 @@ class RequestHeaders {
 
 function verifyWith(ctx: RouteContext, body: Uint8Array, keys: Keyring): Promise<VerifiedWebhook> {
   const { deps, request } = ctx;
-  return verifyWebhook(
-    { method: request.method, url: deps.webhookUrl, headers: new RequestHeaders(request), body },
-    {
-      keys,
-      now: deps.now(),
-      toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300,
-      maxBodyBytes: deps.limits.maxBodyBytes,
-    },
+  // The raw variant: `readBodyBytes` already applied the size cap and the "not raw" check ran first.
+  return verifyRawWebhook(
+    { method: request.method, url: deps.webhookUrl, headers: new RequestHeaders(request) },
+    body,
+    { keys, now: deps.now(), toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300 },
   );
 }
 
@@ -300,8 +297,8 @@ async function receive(
   const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
   const verified = await withSpan('bnpl.webhook.verify', {}, () => verify(ctx, body));
   checkEventId(verified.eventId);
-  // Decoded here with one shared decoder (the same UTF-8 decoding parseWebhookEvent does itself).
-  const event = parseWebhookEvent(utf8Decoder.decode(verified.body));
+  // Decoded strictly, as every other route's body is: bytes that are not UTF-8 are a 400.
+  const event = parseWebhookEvent(verified.body);
   parsed(event.type);
   // Safe to repeat: a lost connection rolled the effect back, and the event ID dedupes a retry.
   const outcome = await withSpan(
@@ -328,7 +325,6 @@ function checkEventId(eventId: string): void {
   });
 }
 
-const utf8Decoder = new TextDecoder();
 // The two possible answers, encoded once: every delivery gets one of them.
 const RECEIVED = new TextEncoder().encode(JSON.stringify({ received: true }));
 const DUPLICATE = new TextEncoder().encode(JSON.stringify({ received: true, duplicate: true }));
