@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { KitError } from '../src/errors.js';
 import { wireOrderLine as wireLine, wireOrder } from '../src/testing.js';
 import { API_TOKEN, call, insertOrder, makeMarket } from './market-support.js';
+import { ROUTE_SAMPLES } from './route-samples.js';
 
 const post = (body: unknown, token = API_TOKEN) => ({
   method: 'POST',
@@ -303,5 +305,22 @@ describe('GET /v1/bnpl/orders/:id/redirect', () => {
     const { market, store } = await makeMarket({ hooks: { getBNPLCallback: () => 'javascript:alert(1)' } });
     await insertOrder(store, 'o1', 'APPROVED');
     expect((await call(market, '/v1/bnpl/orders/o1/redirect')).status).toBe(500);
+  });
+});
+
+describe('a concurrent create of one reference_id with other content', () => {
+  it('answers the service’s refusal of the Idempotency-Key as idempotency_conflict (409), the code the route declares', async () => {
+    const t = await makeMarket();
+    // What the other request's create left at the service: the key is taken with other content.
+    t.service.createOrder = async () => {
+      throw new KitError('conflict', 'The BNPL service refused createOrder in the current state');
+    };
+    const response = await call(t.market, '/v1/orders', {
+      method: 'POST',
+      token: API_TOKEN,
+      body: JSON.stringify(ROUTE_SAMPLES.createOrder.body),
+    });
+    expect(response.status).toBe(409);
+    expect((await response.json()).code).toBe('idempotency_conflict');
   });
 });

@@ -68,7 +68,7 @@ describe('market route table', () => {
     const disburse = document.paths['/v1/orders/{id}/disburse']!.post!;
     expect(Object.keys(cancel.responses).sort()).toEqual(Object.keys(disburse.responses).sort());
     expect(cancel.responses['202']).toEqual(disburse.responses['202']);
-    expect(cancel.responses['409']!.description).toBe('Problem: invalid_transition');
+    expect(cancel.responses['409']!.description).toBe('Problem: invalid_transition, conflict');
     expect(cancel.parameters).toEqual(disburse.parameters);
     expect(cancel.security).toEqual(disburse.security);
     expect(cancel.requestBody).toBeUndefined();

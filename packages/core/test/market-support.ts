@@ -4,7 +4,12 @@
  * to the memory store.
  */
 import { KitError } from '../src/errors.js';
-import { createMarket, type Market } from '../src/market/create-market.js';
+import {
+  createMarket,
+  createMarketWith,
+  type Market,
+  type MarketHandlers,
+} from '../src/market/create-market.js';
 import type { MarketHooks, WebhookHookInput } from '../src/market/hooks.js';
 import { silentLogger } from '../src/market/logger.js';
 import { createMemoryStore, type MemoryStore } from '../src/market/memory-store.js';
@@ -159,6 +164,8 @@ export interface MakeMarketOptions
   extends Partial<Omit<CreateMarketOptions<MarketTransaction>, 'config' | 'hooks'>> {
   config?: Partial<MarketConfig>;
   hooks?: Partial<MarketHooks>;
+  /** Route functions in place of the kit's (route-table guarantees); the kit's when absent. */
+  handlers?: MarketHandlers;
 }
 
 export async function makeMarket(options: MakeMarketOptions = {}): Promise<TestMarket> {
@@ -167,8 +174,11 @@ export async function makeMarket(options: MakeMarketOptions = {}): Promise<TestM
   const service = (options.service as FakeService | undefined) ?? createFakeService(serviceKeys.publicKey);
   const store = (options.store as MemoryStore | undefined) ?? createMemoryStore();
   const hooks = testHooks(options.hooks);
-  const { config, hooks: _h, ...rest } = options;
-  const market = createMarket({
+  const { config, hooks: _h, handlers, ...rest } = options;
+  const create = handlers
+    ? (o: CreateMarketOptions<MarketTransaction>) => createMarketWith(o, handlers)
+    : createMarket;
+  const market = create({
     logger: silentLogger,
     ...rest,
     config: {

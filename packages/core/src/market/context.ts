@@ -6,8 +6,7 @@
  */
 import { KitError } from '../errors.js';
 import type { ServiceClient } from '../service/types.js';
-import type { MarketAnswer } from './answer.js';
-import type { HookContext, MarketHooks, Principal, UnknownEventHandler } from './hooks.js';
+import type { HookContext, MarketHooks, UnknownEventHandler } from './hooks.js';
 import type { TokenIntrospectionCache } from './introspection-cache.js';
 import type { MarketLogger } from './logger.js';
 import type { MarketConfig, MarketLimits, MarketPaths } from './options.js';
@@ -41,8 +40,6 @@ export interface RouteContext<Tx extends MarketTransaction = MarketTransaction> 
   hookContext: HookContext;
   deps: MarketDeps<Tx>;
 }
-
-export type RouteHandler = (ctx: RouteContext<MarketTransaction>) => Promise<MarketAnswer>;
 
 /**
  * The `HookContext` of one request. A class on purpose, not an object literal with a `signal`
@@ -101,8 +98,18 @@ export class HookFailure extends KitError {
   }
 }
 
+/** KitErrors market code threw on purpose: its own choice of answer (route-guard.ts). */
+const chosenByHook = new WeakSet<KitError>();
+
 function asHookFailure(name: string, error: unknown): KitError {
-  return error instanceof KitError ? error : new HookFailure(name, error);
+  if (!(error instanceof KitError)) return new HookFailure(name, error);
+  if (!(error instanceof HookFailure)) chosenByHook.add(error);
+  return error;
+}
+
+/** Whether a hook threw this KitError on purpose (rather than the kit answering it). */
+export function isChosenByHook(error: KitError): boolean {
+  return chosenByHook.has(error);
 }
 
 export function callHook<T>(
@@ -151,25 +158,6 @@ function settleWithin<T>(
 /** 401 with a challenge, so a client knows which scheme to retry with. */
 export function unauthenticated(message: string): KitError {
   return new KitError('unauthenticated', message, { headers: { 'www-authenticate': 'Bearer' } });
-}
-
-export async function authenticateClient(ctx: RouteContext<MarketTransaction>): Promise<Principal> {
-  const { hooks } = ctx.deps;
-  const principal = await callHook(ctx, 'authenticateInternalAPIClient', () =>
-    hooks.authenticateInternalAPIClient(ctx.request, ctx.hookContext),
-  );
-  if (!principal)
-    throw unauthenticated('This endpoint is for the market’s own systems; credentials missing or invalid');
-  return principal;
-}
-
-export async function authenticateUser(ctx: RouteContext<MarketTransaction>): Promise<Principal> {
-  const { hooks } = ctx.deps;
-  const principal = await callHook(ctx, 'authenticateInternalUser', () =>
-    hooks.authenticateInternalUser(ctx.request, ctx.hookContext),
-  );
-  if (!principal) throw unauthenticated('Sign in first: user credentials missing or invalid');
-  return principal;
 }
 
 export { jsonAnswer as json } from './answer.js';

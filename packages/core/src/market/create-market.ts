@@ -5,7 +5,6 @@
  */
 import { KitError } from '../errors.js';
 import { isSecret } from '../models/secret.js';
-import { MAX_TEXT_LENGTH, unstorableReason } from '../models/text.js';
 import { withTraceIds } from '../observability/telemetry.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
@@ -15,10 +14,10 @@ import {
   HookFailure,
   type HookFailure as HookFailureType,
   header,
+  isChosenByHook,
   type MarketDeps,
   RequestHookContext,
   type RouteContext,
-  type RouteHandler,
 } from './context.js';
 import { TokenIntrospectionCache } from './introspection-cache.js';
 import { consoleLogger, type MarketLogger } from './logger.js';
@@ -33,7 +32,15 @@ import {
   type MarketPaths,
 } from './options.js';
 import { resolveServices } from './resolve-options.js';
-import { MARKET_ROUTES, type MarketOperation, marketOperationsFor, marketRoutePath } from './route-table.js';
+import { DeclaredAnswers, undeclaredAnswer } from './route-guard.js';
+import { decodeInput, type MarketHandler } from './route-input.js';
+import {
+  MARKET_ROUTES,
+  type MarketOperation,
+  type MarketRouteDefinition,
+  marketOperationsFor,
+  marketRoutePath,
+} from './route-table.js';
 import { type Route, Router } from './router.js';
 import { bnplRedirect, demoUser } from './routes/browser.js';
 import { pushClaims } from './routes/claims.js';
@@ -71,8 +78,10 @@ function requestIdOf(request: Request): string {
   return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-/** Every operation of the route table has its handler here; the compiler refuses a missing one. */
-const HANDLERS: Record<MarketOperation, RouteHandler> = {
+/** Every operation of the route table has its handler here, typed by its entry; the compiler refuses a missing one. */
+export type MarketHandlers = { [K in MarketOperation]: MarketHandler<(typeof MARKET_ROUTES)[K]> };
+
+const HANDLERS: MarketHandlers = {
   createOrder,
   getOrderStatus,
   cancelOrder,
@@ -85,35 +94,29 @@ const HANDLERS: Record<MarketOperation, RouteHandler> = {
   bnplRedirect,
 };
 
-function routesFor(paths: MarketPaths, config: MarketConfig): Route<RouteHandler>[] {
-  return marketOperationsFor(config.integrationMode, config.mode).map((name) => ({
-    name,
-    method: MARKET_ROUTES[name].method,
-    path: marketRoutePath(MARKET_ROUTES[name], paths),
-    handler: HANDLERS[name],
-  }));
+/** A route as the router holds it: its entry, its function, and what it may answer. */
+interface TableRoute {
+  readonly entry: MarketRouteDefinition;
+  readonly run: MarketHandler;
+  readonly declared: DeclaredAnswers;
+}
+
+function routesFor(paths: MarketPaths, config: MarketConfig, handlers: MarketHandlers): Route<TableRoute>[] {
+  return marketOperationsFor(config.integrationMode, config.mode).map((name) => {
+    const entry: MarketRouteDefinition = MARKET_ROUTES[name];
+    return {
+      name,
+      method: entry.method,
+      path: marketRoutePath(entry, paths),
+      handler: { entry, run: handlers[name] as MarketHandler, declared: new DeclaredAnswers(entry) },
+    };
+  });
 }
 
 function pathnameOf(url: string): string {
   // A bridge or framework that built a URL from a hostile request target must not make this a 500.
   if (!URL.canParse(url)) throw new KitError('validation_failed', 'The request target is not a valid URL');
   return new URL(url).pathname;
-}
-
-/** Path parameters are looked up and stored like body IDs: the same rules, the same 400. */
-function checkParams(params: Readonly<Record<string, string>>): void {
-  for (const name in params) {
-    const value = params[name]!;
-    const problem =
-      value.length > MAX_TEXT_LENGTH
-        ? `must be at most ${MAX_TEXT_LENGTH} characters`
-        : unstorableReason(value);
-    if (problem !== undefined) {
-      throw new KitError('validation_failed', `Path parameter ${name} ${problem}`, {
-        errors: [{ path: name, message: problem }],
-      });
-    }
-  }
 }
 
 function logFailure(logger: MarketLogger, error: KitError, fields: Record<string, unknown>): void {
@@ -129,6 +132,17 @@ function logFailure(logger: MarketLogger, error: KitError, fields: Record<string
 }
 
 export function createMarket<Tx extends MarketTransaction>(options: CreateMarketOptions<Tx>): Market {
+  return createMarketWith(options, HANDLERS);
+}
+
+/**
+ * `createMarket` with the route functions given: for the kit's own tests of the route table's
+ * guarantees (a function that answers what its entry does not declare). Not a public entry.
+ */
+export function createMarketWith<Tx extends MarketTransaction>(
+  options: CreateMarketOptions<Tx>,
+  handlers: MarketHandlers,
+): Market {
   const paths: MarketPaths = { ...DEFAULT_PATHS, ...options.paths };
   checkMarketOptions(options as unknown as CreateMarketOptions<MarketTransaction>, paths);
   const { config } = options;
@@ -171,12 +185,23 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     clientKey: (request) => (clientKey ? clientKey(request) : clientAddressOf(request)) ?? '',
   };
   const genericDeps = deps as unknown as MarketDeps<MarketTransaction>;
-  const router = new Router(routesFor(paths, config), paths.prefix);
+  const router = new Router(routesFor(paths, config, handlers), paths.prefix);
+  const sandbox = config.mode === 'sandbox';
+
+  /** Logs an answer the route's entry does not declare; true when it must be replaced (route-guard.ts). */
+  function breach(what: string, fields: Record<string, unknown>): boolean {
+    logger.error(
+      { ...fields, answered: what },
+      'the route answered what its route table entry does not declare',
+    );
+    return sandbox;
+  }
 
   async function respond(request: Request, handleOptions?: HandleOptions): Promise<MarketAnswer> {
     const requestId = requestIdOf(request);
     let pathname = '/';
     let route: string | undefined;
+    let table: TableRoute | undefined;
     let answer: MarketAnswer;
     try {
       pathname = pathnameOf(request.url);
@@ -191,7 +216,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
         });
       }
       route = match.route.name;
-      checkParams(match.params);
+      table = match.route.handler;
       const hookContext = new RequestHookContext(requestId, request, logger);
       const ctx: RouteContext = {
         request,
@@ -200,13 +225,28 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
         hookContext,
         deps: genericDeps,
       };
-      answer = await match.route.handler(ctx);
+      answer = await table.run(await decodeInput(table.entry, ctx), ctx);
+      const undeclared = table.declared.undeclaredStatus(answer);
+      if (undeclared !== undefined && breach(undeclared, { requestId, route })) {
+        answer = problemAnswer(undeclaredAnswer(route, undeclared));
+      }
     } catch (thrown) {
-      const error = KitError.fromUnknown(thrown);
+      let error = KitError.fromUnknown(thrown);
       const fields = { requestId, method: request.method, path: pathname, route };
       // Nobody is waiting for this answer; an aborted upstream call is not the service's fault.
       if (request.signal.aborted) logger.debug({ ...fields, code: error.code }, 'client went away');
       else logFailure(logger, error, fields);
+      const undeclared = table?.declared.undeclaredProblem(error);
+      if (undeclared !== undefined) {
+        if (isChosenByHook(error)) {
+          logger.warn(
+            { ...fields, answered: undeclared },
+            'a hook answered a problem the route does not declare',
+          );
+        } else if (breach(undeclared, fields)) {
+          error = undeclaredAnswer(route!, undeclared);
+        }
+      }
       answer = problemAnswer(error);
     }
     answer.headers['x-request-id'] = requestId;

@@ -1,9 +1,11 @@
 /**
- * The market's endpoints (WIRE §5) as one table, as `SERVICE_ROUTES` is the service's: method,
- * path, the modes that serve it, who authenticates, the request and answer codecs, and the problems
- * it can answer. The router (`createMarket`), both OpenAPI documents, the README's endpoint table and
- * certify's endpoint coverage are all derived from it; tests fail when one of them has a route the
- * table does not.
+ * The market's endpoints (WIRE §5) as one executable table, as `SERVICE_ROUTES` is the service's:
+ * method, path, the modes that serve it, who authenticates, the request codecs (path parameters and
+ * body), the answers and the problems it can answer, and the protocol rules it enforces.
+ * `createMarket` runs it: it authenticates and decodes from the entry and hands the handler typed
+ * input, and refuses an answer the entry does not declare (route-guard.ts). Both OpenAPI documents
+ * and the README's endpoint table are derived from it too; tests fail when one of them has a route
+ * the table does not.
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
@@ -11,10 +13,11 @@ import type { IntegrationMode } from '../models/config.js';
 import {
   disburseRequestCodec,
   orderActionResultCodec,
-  orderCreateRequestCodec,
+  orderCreateRequestSchema,
   orderRecordCodec,
   orderStatusInfoCodec,
 } from '../models/order.js';
+import { MAX_TEXT_LENGTH, safeText } from '../models/text.js';
 import { filterOffersRequestSchema, filterOffersResponseSchema } from '../offers/schemas.js';
 import type { MarketPaths } from './options.js';
 import { pushClaimsRequestCodec } from './routes/claims.js';
@@ -32,10 +35,21 @@ export type MarketRouteAuth =
   | 'none';
 
 /** A named JSON schema (its OpenAPI component name) with what it means here. */
-export interface MarketBody {
+export interface MarketBody<S extends z.ZodType = z.ZodType> {
   readonly name: string;
-  readonly schema: z.ZodType;
+  readonly schema: S;
   readonly description?: string;
+}
+
+/** A request body: decoded by the router with the one strict JSON decoder, then `schema`. */
+export interface MarketRequestBody<S extends z.ZodType = z.ZodType> extends MarketBody<S> {
+  readonly required: boolean;
+}
+
+/** A path parameter: what it is, and the schema the router checks it with (a 400 otherwise). */
+export interface MarketParam {
+  readonly description: string;
+  readonly schema: z.ZodType<string, string>;
 }
 
 export interface MarketAnswerSpec {
@@ -57,13 +71,22 @@ export interface MarketRouteDefinition {
   readonly summary: string;
   readonly description?: string;
   readonly tag: 'Orders' | 'Claims' | 'Webhooks' | 'Sandbox';
-  /** Path parameters and what they are. */
-  readonly params?: Readonly<Record<string, string>>;
-  readonly request?: MarketBody & { readonly required: boolean };
-  /** Success answers by status. */
+  /** Path parameters: what they are and their schema. */
+  readonly params?: Readonly<Record<string, MarketParam>>;
+  /**
+   * The JSON body. A POST without one still reads a body that is sent (JSON within the limit, then
+   * ignored); a `webhook-signature` route's body is the signed event (models/events.ts).
+   */
+  readonly request?: MarketRequestBody;
+  /** Success answers by status: the only success statuses the route may answer. */
   readonly answers: Readonly<Record<number, MarketAnswerSpec>>;
-  /** The problems (errors.ts codes) this endpoint answers besides `internal`. */
+  /**
+   * The problems (errors.ts codes, each with the status errors.ts gives it) this endpoint answers
+   * besides `internal`: the only ones it may answer.
+   */
   readonly problems: readonly ErrorCode[];
+  /** The rule IDs of docs/protocol.md this endpoint enforces. */
+  readonly rules: readonly string[];
 }
 
 const BOTH: readonly IntegrationMode[] = ['basic', 'data-sharing'];
@@ -77,7 +100,12 @@ const JSON_BODY: readonly ErrorCode[] = [
 ];
 const UPSTREAM: readonly ErrorCode[] = ['upstream_rejected', 'upstream_unavailable', 'upstream_timeout'];
 const STORE: readonly ErrorCode[] = ['store_unavailable'];
-const SERVICE_ORDER_ID = { id: 'The service-side order ID' };
+/** The rule every path ID is held to today: stored and looked up like a body ID. */
+const pathId = safeText(MAX_TEXT_LENGTH);
+const SERVICE_ORDER_ID = { id: { description: 'The service-side order ID', schema: pathId } };
+/** Every market-system endpoint refuses a request without valid credentials. */
+const MARKET_SYSTEMS_RULES = ['R-EP-21', 'R-ERR-05'] as const;
+const JSON_BODY_RULES = ['R-ERR-04', 'R-ERR-09', 'R-ERR-10'] as const;
 
 const orderRecord: MarketBody = {
   name: 'OrderRecord',
@@ -100,7 +128,8 @@ const demoUserSchema = z.looseObject({
 
 const pushClaimsResponseSchema = z.object({ credify_id: z.string().min(1) });
 
-function route(definition: MarketRouteDefinition): MarketRouteDefinition {
+/** Keeps the entry's literal types (its body schema, its parameters): the handler's input is typed by them. */
+function route<const D extends MarketRouteDefinition>(definition: D): D {
   return definition;
 }
 
@@ -109,9 +138,12 @@ function route(definition: MarketRouteDefinition): MarketRouteDefinition {
  * systems with the service-side order ID, accepted with 202 and the action's result. What differs
  * is the path, the words, and whether it takes a body (one that is sent is JSON either way).
  */
-function orderAction(
-  action: Pick<MarketRouteDefinition, 'summary' | 'description' | 'request'> & { path: `/${string}` },
-): MarketRouteDefinition {
+function orderAction<const R extends MarketRequestBody | undefined = undefined>(
+  action: Pick<MarketRouteDefinition, 'summary' | 'description' | 'rules'> & {
+    path: `/${string}`;
+    request?: R;
+  },
+) {
   return route({
     method: 'POST',
     path: action.path,
@@ -121,16 +153,19 @@ function orderAction(
     ...(action.description !== undefined && { description: action.description }),
     tag: 'Orders',
     params: SERVICE_ORDER_ID,
-    ...(action.request !== undefined && { request: action.request }),
+    request: action.request as R,
     answers: { 202: { description: 'Accepted', body: actionResult } },
     problems: [
       ...JSON_BODY,
       'unauthenticated',
       'order_not_found',
       'invalid_transition',
+      // The service refused the action in the order's state there (its 409, service/errors.ts).
+      'conflict',
       ...UPSTREAM,
       ...STORE,
     ],
+    rules: [...action.rules, ...MARKET_SYSTEMS_RULES, ...JSON_BODY_RULES],
   });
 }
 
@@ -145,12 +180,30 @@ export const MARKET_ROUTES = {
     description:
       'Same reference_id with the same content answers 200 with the existing order; different content 409.',
     tag: 'Orders',
-    request: { name: 'OrderCreateRequest', schema: orderCreateRequestCodec.schema, required: true },
+    // The schema with the cross-field rules (R-ORDER-01, R-ORDER-02, a total > 0): the router runs it.
+    request: { name: 'OrderCreateRequest', schema: orderCreateRequestSchema, required: true },
     answers: {
       201: { description: 'Created', body: orderRecord },
       200: { description: 'The existing order of this reference_id (same content)', body: orderRecord },
     },
     problems: [...JSON_BODY, 'unauthenticated', 'idempotency_conflict', ...UPSTREAM, ...STORE],
+    rules: [
+      'R-EP-01',
+      'R-EP-02',
+      'R-EP-03',
+      'R-ORDER-01',
+      'R-ORDER-02',
+      'R-ORDER-03',
+      'R-LINE-01',
+      'R-LINE-03',
+      'R-LINE-04',
+      'R-LINE-05',
+      'R-LINE-06',
+      'R-LINE-07',
+      'R-MONEY-01',
+      ...MARKET_SYSTEMS_RULES,
+      ...JSON_BODY_RULES,
+    ],
   }),
   getOrderStatus: route({
     method: 'GET',
@@ -167,16 +220,19 @@ export const MARKET_ROUTES = {
       },
     },
     problems: ['validation_failed', 'unauthenticated', 'order_not_found', ...UPSTREAM, ...STORE],
+    rules: ['R-EP-04', 'R-EP-05', 'R-STATE-02', ...MARKET_SYSTEMS_RULES],
   }),
   cancelOrder: orderAction({
     path: '/orders/:id/cancel',
     summary: 'Cancel (revert) an approved order',
+    rules: ['R-EP-06', 'R-EP-07'],
   }),
   disburseOrder: orderAction({
     path: '/orders/:id/disburse',
     summary: 'Request disbursement of an approved order',
     description: 'Without an invoice in the body, the getDisbursementInvoice hook supplies one (WIRE §5).',
     request: { name: 'DisburseRequest', schema: disburseRequestCodec.schema, required: false },
+    rules: ['R-EP-08', 'R-EP-09', 'R-EP-10', 'R-EP-11'],
   }),
   pushClaims: route({
     method: 'POST',
@@ -189,7 +245,17 @@ export const MARKET_ROUTES = {
     answers: {
       200: { description: 'Pushed', body: { name: 'PushClaimsResponse', schema: pushClaimsResponseSchema } },
     },
-    problems: [...JSON_BODY, 'unauthenticated', 'forbidden', 'user_not_found', ...UPSTREAM, ...STORE],
+    problems: [
+      ...JSON_BODY,
+      'unauthenticated',
+      'forbidden',
+      'user_not_found',
+      // The service refused the tokens in the user's current state there (its 409).
+      'conflict',
+      ...UPSTREAM,
+      ...STORE,
+    ],
+    rules: ['R-EP-12', 'R-EP-13', 'R-CLAIM-01', 'R-CLAIM-03', 'R-ERR-05', 'R-ERR-06', ...JSON_BODY_RULES],
   }),
   filterOffers: route({
     method: 'POST',
@@ -205,7 +271,9 @@ export const MARKET_ROUTES = {
         body: { name: 'FilterOffersResponse', schema: filterOffersResponseSchema },
       },
     },
-    problems: [...JSON_BODY, 'unauthenticated', 'too_many_requests', ...UPSTREAM],
+    // user_not_found: fetchUserClaimObject knows no user of the local_id or credify_id sent.
+    problems: [...JSON_BODY, 'unauthenticated', 'user_not_found', 'too_many_requests', ...UPSTREAM],
+    rules: ['R-EP-15', 'R-EP-16', 'R-OFFER-01', 'R-OFFER-02', 'R-ERR-05', ...JSON_BODY_RULES],
   }),
   receiveWebhook: route({
     method: 'POST',
@@ -234,6 +302,23 @@ export const MARKET_ROUTES = {
       'misconfigured',
       ...STORE,
     ],
+    rules: [
+      'R-WH-01',
+      'R-WH-02',
+      'R-WH-03',
+      'R-WH-04',
+      'R-WH-06',
+      'R-WH-07',
+      'R-WH-08',
+      'R-WH-09',
+      'R-WH-13',
+      'R-WH-14',
+      'R-WH-16',
+      'R-WH-17',
+      'R-WH-18',
+      'R-STATE-02',
+      'R-STATE-03',
+    ],
   }),
   getDemoUser: route({
     method: 'GET',
@@ -250,6 +335,7 @@ export const MARKET_ROUTES = {
       },
     },
     problems: ['not_found'],
+    rules: ['R-EP-14'],
   }),
   bnplRedirect: route({
     method: 'GET',
@@ -261,6 +347,7 @@ export const MARKET_ROUTES = {
     params: SERVICE_ORDER_ID,
     answers: { 302: { description: 'To getBNPLCallback(order)', location: 'The market’s callback URL' } },
     problems: ['validation_failed', 'order_not_found', ...STORE],
+    rules: ['R-EP-17', 'R-EP-18'],
   }),
 } as const satisfies Record<string, MarketRouteDefinition>;
 

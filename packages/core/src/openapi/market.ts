@@ -177,7 +177,7 @@ function operation(
   events: Record<string, JsonSchema>,
 ): OperationObject {
   const definition: MarketRouteDefinition = MARKET_ROUTES[name];
-  const parameters = Object.entries(definition.params ?? {}).map(([param, description]) =>
+  const parameters = Object.entries(definition.params ?? {}).map(([param, { description }]) =>
     pathParam(param, description),
   );
   if (definition.auth === 'webhook-signature') parameters.push(...signatureParameters());

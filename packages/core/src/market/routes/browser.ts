@@ -2,9 +2,12 @@
 import { KitError } from '../../errors.js';
 import type { MarketAnswer } from '../answer.js';
 import { callHook, HookFailure, json, type RouteContext } from '../context.js';
+import type { InputOf } from '../route-input.js';
 
-export async function bnplRedirect(ctx: RouteContext): Promise<MarketAnswer> {
-  const id = ctx.params.id!;
+export async function bnplRedirect(
+  { params: { id } }: InputOf<'bnplRedirect'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
   const order = await ctx.deps.store.findOrderById(id);
   if (!order) throw new KitError('order_not_found', `No order ${JSON.stringify(id)} is known to this market`);
   const target = await callHook(ctx, 'getBNPLCallback', () =>
@@ -21,7 +24,7 @@ export async function bnplRedirect(ctx: RouteContext): Promise<MarketAnswer> {
   return { status: 302, headers: { location: target, 'cache-control': 'no-store' }, body: null };
 }
 
-export async function demoUser(ctx: RouteContext): Promise<MarketAnswer> {
+export async function demoUser(_input: InputOf<'getDemoUser'>, ctx: RouteContext): Promise<MarketAnswer> {
   const { demoUser } = ctx.deps;
   return json(typeof demoUser === 'function' ? await demoUser() : demoUser);
 }

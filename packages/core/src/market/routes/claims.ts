@@ -11,10 +11,10 @@ import { type ClaimObject, claimObjectSchema } from '../../claims/types.js';
 import { KitError } from '../../errors.js';
 import { isSecret } from '../../models/secret.js';
 import { identifierText } from '../../models/text.js';
-import { field, parseWire, wireObject } from '../../models/wire.js';
+import { field, wireObject } from '../../models/wire.js';
 import type { MarketAnswer } from '../answer.js';
-import { readJsonBody } from '../body.js';
-import { authenticateUser, callHook, HookFailure, json, type RouteContext } from '../context.js';
+import { callHook, HookFailure, json, type RouteContext } from '../context.js';
+import type { InputOf } from '../route-input.js';
 
 // Both IDs are stored, and credify_id goes into the service's URL and an Idempotency-Key.
 const userId = identifierText();
@@ -31,11 +31,11 @@ export function checkClaimObject(value: unknown, hook: string): ClaimObject {
   throw new HookFailure(hook, result.error, `Hook ${hook} returned something that is not a claim object`);
 }
 
-export async function pushClaims(ctx: RouteContext): Promise<MarketAnswer> {
-  const principal = await authenticateUser(ctx);
-  const { hooks, config, service, limits } = ctx.deps;
-  const body = await readJsonBody(ctx.request, limits.maxBodyBytes);
-  const { id: localId, credifyId } = parseWire(pushClaimsRequestCodec.schema, body, 'Push claims request');
+export async function pushClaims(
+  { principal, body: { id: localId, credifyId } }: InputOf<'pushClaims'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
+  const { hooks, config, service } = ctx.deps;
   if (principal.id !== localId) {
     throw new KitError('forbidden', 'Claims can only be pushed for the signed-in user’s own ID');
   }

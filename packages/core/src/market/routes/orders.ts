@@ -7,27 +7,24 @@
 import { canonicalJson } from '../../claims/canonical.js';
 import { KitError } from '../../errors.js';
 import {
-  disburseRequestCodec,
   type Invoice,
   invoiceCodec,
   type OrderCreateRequest,
   orderActionResultCodec,
   orderCreateRequestCodec,
-  orderCreateRequestSchema,
   orderRecordCodec,
   orderStatusInfoCodec,
 } from '../../models/order.js';
 import { assertStatusIn, knownOrderStatus, type OrderStatus } from '../../models/status.js';
-import { parseWire } from '../../models/wire.js';
 import { idempotencyKeys } from '../../service/idempotency.js';
 import { markPrevalidated } from '../../service/prevalidated.js';
 import type { ServiceOrder } from '../../service/types.js';
 import { bodyDigestSyncOrAsync } from '../../signature/digest.js';
 import { utf8 } from '../../util/base64url.js';
 import type { MarketAnswer } from '../answer.js';
-import { readJsonBody } from '../body.js';
-import { authenticateClient, callHook, HookFailure, json, type RouteContext } from '../context.js';
+import { callHook, HookFailure, json, type RouteContext } from '../context.js';
 import { followServiceStatus } from '../follow-service.js';
+import type { InputOf } from '../route-input.js';
 import type { StoredOrder } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
@@ -73,25 +70,43 @@ function replayOrConflict(existing: StoredOrder, fingerprint: string): MarketAns
   );
 }
 
-export async function createOrder(ctx: RouteContext): Promise<MarketAnswer> {
-  await authenticateClient(ctx);
-  const { store, service, limits } = ctx.deps;
-  const body = await readJsonBody(ctx.request, limits.maxBodyBytes);
-  const order = parseWire(orderCreateRequestSchema, body, 'Order create request');
+/**
+ * A concurrent create of the same reference_id with other content passes the local check before
+ * either row exists; the service then refuses the second one's Idempotency-Key (its 409). That is
+ * this endpoint's `idempotency_conflict`, not a bare `conflict` its documents do not list.
+ */
+function sameReferenceConflict(error: unknown, referenceId: string): unknown {
+  if (!(error instanceof KitError) || error.code !== 'conflict') return error;
+  return new KitError(
+    'idempotency_conflict',
+    `An order with reference_id ${JSON.stringify(referenceId)} is being created with different content; use a new reference_id`,
+    { cause: error },
+  );
+}
+
+export async function createOrder(
+  { body: order }: InputOf<'createOrder'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
+  const { store, service } = ctx.deps;
   const fingerprint = await requestFingerprint(order);
   const existing = await retryUnavailable(() => store.findOrderByReferenceId(order.referenceId));
   if (existing) return replayOrConflict(existing, fingerprint);
-  const created = await service.createOrder(
-    // Validated above with the stricter market schema: the client need not check it again.
-    markPrevalidated({
-      referenceId: order.referenceId,
-      totalAmount: order.totalAmount,
-      orderLines: order.orderLines,
-    }),
-    // Two concurrent creates of one order get one service order; the service refuses the same key
-    // with other content, which the local fingerprint check above already answers with 409.
-    { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
-  );
+  const created = await service
+    .createOrder(
+      // Validated above with the stricter market schema: the client need not check it again.
+      markPrevalidated({
+        referenceId: order.referenceId,
+        totalAmount: order.totalAmount,
+        orderLines: order.orderLines,
+      }),
+      // Two concurrent creates of one order get one service order; the service refuses the same key
+      // with other content, which the local fingerprint check above already answers with 409.
+      { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
+    )
+    .catch((error: unknown) => {
+      throw sameReferenceConflict(error, order.referenceId);
+    });
   const serviceStatus = unknownServiceStatus(ctx, created);
   // The service now has the order: a lost connection here must not leave it without a local row.
   const inserted = await retryUnavailable(() =>
@@ -128,9 +143,10 @@ async function reconcile(
   });
 }
 
-export async function getOrderStatus(ctx: RouteContext): Promise<MarketAnswer> {
-  await authenticateClient(ctx);
-  const id = ctx.params.id!;
+export async function getOrderStatus(
+  { params: { id } }: InputOf<'getOrderStatus'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
   const remote = await ctx.deps.service.getOrder(id, { signal: ctx.request.signal });
   const local = await reconcile(ctx, remote, 'reconcile');
   return json(
@@ -147,10 +163,10 @@ export async function getOrderStatus(ctx: RouteContext): Promise<MarketAnswer> {
 
 async function loadOrder(
   ctx: RouteContext,
+  id: string,
   allowed: readonly OrderStatus[],
   action: string,
 ): Promise<StoredOrder> {
-  const id = ctx.params.id!;
   const order = await ctx.deps.store.findOrderById(id);
   if (!order) throw new KitError('order_not_found', `No order ${JSON.stringify(id)} is known to this market`);
   assertStatusIn(order.status, allowed, action);
@@ -187,23 +203,23 @@ function checkInvoice(value: unknown): Invoice | undefined {
   );
 }
 
-export async function cancelOrder(ctx: RouteContext): Promise<MarketAnswer> {
-  await authenticateClient(ctx);
-  // No body is defined for cancel; one that is sent must still be JSON and within the limit.
-  await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
-  const order = await loadOrder(ctx, ['APPROVED'], 'cancel');
+export async function cancelOrder(
+  { params: { id } }: InputOf<'cancelOrder'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
+  const order = await loadOrder(ctx, id, ['APPROVED'], 'cancel');
   const remote = await ctx.deps.service.cancelOrder(order.id, {
     idempotencyKey: idempotencyKeys.revertOrder(order.id),
   });
   return actionResult(ctx, order, await reconcile(ctx, remote, 'cancel'), remote);
 }
 
-export async function disburseOrder(ctx: RouteContext): Promise<MarketAnswer> {
-  await authenticateClient(ctx);
-  const body = await readJsonBody(ctx.request, ctx.deps.limits.maxBodyBytes, { optional: true });
-  const requested =
-    body === undefined ? undefined : parseWire(disburseRequestCodec.schema, body, 'Disburse request').invoice;
-  const order = await loadOrder(ctx, ['APPROVED', 'DISBURSING'], 'disburse');
+export async function disburseOrder(
+  { params: { id }, body }: InputOf<'disburseOrder'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
+  const requested = body?.invoice;
+  const order = await loadOrder(ctx, id, ['APPROVED', 'DISBURSING'], 'disburse');
   const hook = ctx.deps.hooks.getDisbursementInvoice;
   const invoice =
     requested ??

@@ -1,7 +1,6 @@
 /**
- * `POST /webhook` (WIRE §4): verify the raw bytes (size, headers, algorithm, time window, then
- * Ed25519 against the URL as registered, never the Host header) → parse the event → one store
- * transaction in which the event ID is recorded, the order status moves forward and the market's
+ * `POST /webhook` (WIRE §4): the router verifies the raw bytes and parses the event
+ * (signed-webhook.ts) → one store transaction in which the event ID is recorded, the order status moves forward and the market's
  * `handleWebhook` runs. A failure anywhere in the transaction rolls all of it back and answers 500,
  * so the service delivers again; a duplicate event ID is acknowledged without running anything.
  */
@@ -10,7 +9,6 @@ import {
   EVENT_TYPES,
   isUnknownEvent,
   type KnownWebhookEvent,
-  parseWebhookEvent,
   type WebhookEvent,
 } from '../../models/events.js';
 import {
@@ -19,64 +17,16 @@ import {
   type TransitionResult,
   transition,
 } from '../../models/status.js';
-import { MAX_TEXT_LENGTH, unstorableReason } from '../../models/text.js';
 import { recordWebhookOutcome } from '../../observability/metrics.js';
 import { withSpan } from '../../observability/telemetry.js';
-import { isWebhookVerificationError } from '../../signature/errors.js';
-import type { Keyring } from '../../signature/keyring.js';
-import { type VerifiedWebhook, verifyRawWebhook } from '../../signature/verify.js';
 import type { MarketAnswer } from '../answer.js';
-import { readBodyBytes } from '../body.js';
-import { bodyNotRawHelp } from '../body-hints.js';
-import { callHook, header, type RouteContext } from '../context.js';
+import { callHook, type RouteContext } from '../context.js';
 import type { WebhookHookInput } from '../hooks.js';
+import type { InputOf } from '../route-input.js';
 import type { MarketTransaction, StoredOrder, WebhookEventEffect } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
 const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
-
-/** The request's headers as the verifier reads them, through the bridge's cheap single lookups. */
-class RequestHeaders {
-  constructor(private readonly request: Request) {}
-  get(name: string): string | null {
-    return header(this.request, name);
-  }
-}
-
-function verifyWith(ctx: RouteContext, body: Uint8Array, keys: Keyring): Promise<VerifiedWebhook> {
-  const { deps, request } = ctx;
-  // The raw variant: `readBodyBytes` already applied the size cap and the "not raw" check ran first.
-  return verifyRawWebhook(
-    { method: request.method, url: deps.webhookUrl, headers: new RequestHeaders(request) },
-    body,
-    { keys, now: deps.now(), toleranceSeconds: deps.config.webhookToleranceSeconds ?? 300 },
-  );
-}
-
-function verify(ctx: RouteContext, body: Uint8Array): Promise<VerifiedWebhook> {
-  // A promise chain rather than an `async` function: this runs on every delivery.
-  let first: Promise<VerifiedWebhook>;
-  try {
-    const keys = ctx.deps.webhookKeys.current();
-    first =
-      keys instanceof Promise ? keys.then((k) => verifyWith(ctx, body, k)) : verifyWith(ctx, body, keys);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return first.catch((error: unknown) => retryWithFreshKeys(ctx, body, error));
-}
-
-async function retryWithFreshKeys(
-  ctx: RouteContext,
-  body: Uint8Array,
-  error: unknown,
-): Promise<VerifiedWebhook> {
-  if (!isWebhookVerificationError(error) || error.code !== 'signature_invalid') throw error;
-  // Perhaps the service rotated its key: fetch it again (rate-limited) and retry once.
-  const fresh = await ctx.deps.webhookKeys.refreshAfterFailure();
-  if (!fresh) throw error;
-  return verifyWith(ctx, body, fresh);
-}
 
 function orderIdOf(event: WebhookEvent): string | undefined {
   return 'orderId' in event && typeof event.orderId === 'string' ? event.orderId : undefined;
@@ -268,61 +218,27 @@ async function apply(ctx: RouteContext, eventId: string, event: WebhookEvent): P
 const DUPLICATE_OUTCOME: Outcome = { duplicate: true };
 const APPLIED_OUTCOME: Outcome = { duplicate: false };
 
-export async function webhook(ctx: RouteContext): Promise<MarketAnswer> {
-  let eventType: string | undefined;
+/**
+ * The route's function: the delivery arrives verified and decoded (signed-webhook.ts, run by the
+ * router from the table's `webhook-signature`); this applies it and acknowledges.
+ */
+export async function webhook(
+  { principal: { eventId }, body: event }: InputOf<'receiveWebhook'>,
+  ctx: RouteContext,
+): Promise<MarketAnswer> {
   try {
-    const { answer, type, duplicate } = await receive(ctx, (type) => {
-      eventType = type;
-    });
-    recordWebhookOutcome(duplicate ? 'duplicate' : 'processed', type);
-    return answer;
+    // Safe to repeat: a lost connection rolled the effect back, and the event ID dedupes a retry.
+    const outcome = await withSpan(
+      'bnpl.webhook.apply',
+      { 'bnpl.event_type': event.type, 'bnpl.event_id': eventId },
+      () => retryUnavailable(() => apply(ctx, eventId, event)),
+    );
+    recordWebhookOutcome(outcome.duplicate ? 'duplicate' : 'processed', event.type);
+    return acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED);
   } catch (error) {
-    recordWebhookOutcome(KitError.fromUnknown(error).code, eventType);
+    recordWebhookOutcome(KitError.fromUnknown(error).code, event.type);
     throw error;
   }
-}
-
-async function receive(
-  ctx: RouteContext,
-  parsed: (type: string) => void,
-): Promise<{ answer: MarketAnswer; type: string; duplicate: boolean }> {
-  const help = bodyNotRawHelp(ctx.request);
-  if (help !== undefined) {
-    await ctx.request.body?.cancel().catch(() => {});
-    throw new KitError(
-      'payload_not_raw',
-      `The webhook body reached the kit already parsed and re-serialized, so its signature cannot be checked. ${help}`,
-    );
-  }
-  const body = await readBodyBytes(ctx.request, ctx.deps.limits.maxBodyBytes);
-  const verified = await withSpan('bnpl.webhook.verify', {}, () => verify(ctx, body));
-  checkEventId(verified.eventId);
-  // Decoded strictly, as every other route's body is: bytes that are not UTF-8 are a 400.
-  const event = parseWebhookEvent(verified.body);
-  parsed(event.type);
-  // Safe to repeat: a lost connection rolled the effect back, and the event ID dedupes a retry.
-  const outcome = await withSpan(
-    'bnpl.webhook.apply',
-    { 'bnpl.event_type': event.type, 'bnpl.event_id': verified.eventId },
-    () => retryUnavailable(() => apply(ctx, verified.eventId, event)),
-  );
-  return {
-    answer: acknowledgement(outcome.duplicate ? DUPLICATE : RECEIVED),
-    type: event.type,
-    duplicate: outcome.duplicate,
-  };
-}
-
-/** The event ID is a stored primary key: capped and storable, or the delivery is a 400, not a 500. */
-function checkEventId(eventId: string): void {
-  const problem =
-    eventId.length > MAX_TEXT_LENGTH
-      ? `must be at most ${MAX_TEXT_LENGTH} characters`
-      : unstorableReason(eventId);
-  if (problem === undefined) return;
-  throw new KitError('validation_failed', `The X-Event-Id header ${problem}`, {
-    errors: [{ path: 'X-Event-Id', message: problem }],
-  });
 }
 
 // The two possible answers, encoded once: every delivery gets one of them.
