@@ -25,7 +25,6 @@ export type {
   UnknownEventHandler,
   WebhookHookInput,
 } from './market/hooks.js';
-export { consoleLogger, type MarketLogger, silentLogger } from './market/logger.js';
 export {
   type CreateMarketOptions,
   DEFAULT_LIMITS,
@@ -69,6 +68,7 @@ export type { Invoice, OrderCreateRequest } from './models/order.js';
 export type { OrderLine } from './models/order-line.js';
 export { Secret } from './models/secret.js';
 export { ORDER_STATUSES, type OrderStatus } from './models/status.js';
+export { consoleLogger, type MarketLogger, silentLogger } from './observability/logger.js';
 // Observability (OpenTelemetry API only: no-op until the app registers an SDK).
 export { METRIC_NAMES } from './observability/metrics.js';
 export {

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, KitError } from '../src/errors.js';
 import type { MarketHandlers } from '../src/market/create-market.js';
-import type { MarketLogger } from '../src/market/logger.js';
 import { createMemoryStore } from '../src/market/memory-store.js';
 import type { MarketHandler } from '../src/market/route-input.js';
 import {
@@ -15,6 +14,7 @@ import {
   type MarketOperation,
   marketOperationsFor,
 } from '../src/market/route-table.js';
+import type { MarketLogger } from '../src/observability/logger.js';
 import { makeMarket } from './market-support.js';
 import { seedSampleState, sendSample } from './route-samples.js';
 

@@ -11,12 +11,12 @@ import {
   type MarketHandlers,
 } from '../src/market/create-market.js';
 import type { MarketHooks, WebhookHookInput } from '../src/market/hooks.js';
-import { silentLogger } from '../src/market/logger.js';
 import { createMemoryStore, type MemoryStore } from '../src/market/memory-store.js';
 import type { CreateMarketOptions, MarketConfig } from '../src/market/options.js';
 import type { MarketTransaction } from '../src/market/store.js';
 import { Secret } from '../src/models/secret.js';
 import type { OrderStatus } from '../src/models/status.js';
+import { silentLogger } from '../src/observability/logger.js';
 import type { CallOptions, ServiceClient, ServiceOrder, TokenIntrospection } from '../src/service/types.js';
 import { generateKeyPair, signWebhook } from '../src/testing.js';
 

@@ -3,8 +3,8 @@
  * service answer, is never a 400 or a 502; identifiers in events may be integers.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { MarketLogger } from '../src/market/logger.js';
 import { isUnknownEvent, parseWebhookEvent } from '../src/models/events.js';
+import type { MarketLogger } from '../src/observability/logger.js';
 import { signWebhook, wireOrder } from '../src/testing.js';
 import { API_TOKEN, call, deliverWebhook, insertOrder, makeMarket, ORIGIN } from './market-support.js';
 

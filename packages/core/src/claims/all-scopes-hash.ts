@@ -15,9 +15,8 @@ import { sha256 } from '../util/bytes.js';
 import { commitmentKeyFor } from './names.js';
 import type { ClaimObject } from './types.js';
 
-export const CLAIM_SCOPE_HASH_MODES = ['per-scope', 'all-scopes'] as const;
-/** How `scope_hash` is computed: `per-scope` (default) or the prior art's `all-scopes`. */
-export type ClaimScopeHash = (typeof CLAIM_SCOPE_HASH_MODES)[number];
+// The modes are configuration (models/config.ts), which sits below the claims layer.
+export { CLAIM_SCOPE_HASH_MODES, type ClaimScopeHash } from '../models/config.js';
 
 function sortedObject(value: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};

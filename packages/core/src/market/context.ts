@@ -5,10 +5,10 @@
  * settles into a 500 after `hookTimeoutMs`, so no request can hang on market code.
  */
 import { KitError } from '../errors.js';
+import type { MarketLogger } from '../observability/logger.js';
 import type { ServiceClient } from '../service/types.js';
 import type { HookContext, MarketHooks, UnknownEventHandler } from './hooks.js';
 import type { TokenIntrospectionCache } from './introspection-cache.js';
-import type { MarketLogger } from './logger.js';
 import type { MarketConfig, MarketLimits, MarketPaths } from './options.js';
 import type { MarketStore, MarketTransaction } from './store.js';
 import type { WebhookKeySource } from './webhook-keys.js';

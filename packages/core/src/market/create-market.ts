@@ -5,6 +5,7 @@
  */
 import { KitError } from '../errors.js';
 import { isSecret } from '../models/secret.js';
+import { consoleLogger, type MarketLogger } from '../observability/logger.js';
 import { withTraceIds } from '../observability/telemetry.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
@@ -20,7 +21,6 @@ import {
   type RouteContext,
 } from './context.js';
 import { TokenIntrospectionCache } from './introspection-cache.js';
-import { consoleLogger, type MarketLogger } from './logger.js';
 import { observeRequests } from './observe.js';
 import {
   type CreateMarketOptions,

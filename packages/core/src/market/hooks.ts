@@ -11,7 +11,7 @@ import type { ClaimObject } from '../claims/types.js';
 import type { KnownWebhookEvent, UnknownEvent } from '../models/events.js';
 import type { Invoice } from '../models/order.js';
 import type { TransitionResult } from '../models/status.js';
-import type { MarketLogger } from './logger.js';
+import type { MarketLogger } from '../observability/logger.js';
 import type { MarketTransaction, StoredOrder } from './store.js';
 
 /** Who a request was authenticated as. `id` is the market's internal user or client ID. */

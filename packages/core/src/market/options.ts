@@ -6,11 +6,11 @@
 import { type FieldIssue, KitError } from '../errors.js';
 import type { KitConfig } from '../models/config.js';
 import type { Secret } from '../models/secret.js';
+import type { MarketLogger } from '../observability/logger.js';
 import type { ServiceClient } from '../service/types.js';
 import type { Keyring, PublicKeysInput } from '../signature/keyring.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS } from '../signature/message.js';
 import type { MarketHooks, UnknownEventHandler } from './hooks.js';
-import type { MarketLogger } from './logger.js';
 import type { MarketStore, MarketTransaction } from './store.js';
 
 /** The part of `KitConfig` the handler reads; a whole `KitConfig` fits. */

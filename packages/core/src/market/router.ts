@@ -3,7 +3,9 @@
  * Tiny on purpose: fixed paths and `:name` parameters (percent-decoded). Static paths are a map
  * lookup, so the webhook (the hot path) costs one `get`.
  */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { Method } from '../util/http-method.js';
+
+export type { Method };
 
 export interface Route<H> {
   /** For logs: `webhook`, `createOrder`… */

@@ -4,10 +4,13 @@
  * `Secret` and so never show up in a log line or a printout.
  */
 import { z } from 'zod';
-import { CLAIM_SCOPE_HASH_MODES, type ClaimScopeHash } from '../claims/all-scopes-hash.js';
 import { type FieldIssue, KitError } from '../errors.js';
 import { Secret } from './secret.js';
 import { issuesOf } from './wire.js';
+
+/** How `scope_hash` is computed: `per-scope` (default) or the prior art's `all-scopes` (claims/all-scopes-hash.ts). */
+export const CLAIM_SCOPE_HASH_MODES = ['per-scope', 'all-scopes'] as const;
+export type ClaimScopeHash = (typeof CLAIM_SCOPE_HASH_MODES)[number];
 
 export const BASIC_PROFILE_KEYS = ['phone', 'name', 'email', 'address'] as const;
 export type BasicProfileKey = (typeof BASIC_PROFILE_KEYS)[number];

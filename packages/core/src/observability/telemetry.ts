@@ -18,7 +18,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { MarketLogger } from '../market/logger.js';
+import type { MarketLogger } from './logger.js';
 
 /** The instrumentation scope of every span and instrument the kit makes. */
 export const INSTRUMENTATION_NAME = '@bnpl-kit/core';

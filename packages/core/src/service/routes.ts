@@ -8,13 +8,13 @@
  * sandbox decodes requests and encodes responses.
  */
 import { z } from 'zod';
-import type { Method } from '../market/router.js';
 import { amountCodec } from '../models/money.js';
 import { disburseRequestCodec, newOrderLinesField, sumSubtotals } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
 import { serviceOrderStatusSchema } from '../models/status.js';
 import { isStringifiedNothing } from '../models/text.js';
 import { field, nested, nestedArray, optionalNested, type WireCodec, wireObject } from '../models/wire.js';
+import type { Method } from '../util/http-method.js';
 
 const text255 = z
   .string()

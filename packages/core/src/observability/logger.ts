@@ -1,5 +1,5 @@
 /**
- * The logger the market handler writes to. The shape is pino's (`logger.error(fields, message)`),
+ * The logger the market handler (and the service client's telemetry) writes to. The shape is pino's (`logger.error(fields, message)`),
  * so a pino or pino-compatible logger can be passed as is; the default writes warnings and errors
  * to the console as JSON lines and drops the rest.
  */
