@@ -9,7 +9,7 @@ import { READ_BODY } from '@bnpl-kit/core/unstable-internals';
 import { getRequestListener } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { nodeOutgoing, untouchedIncoming, withNodeReaders } from '../src/node-body.js';
+import { lazyRequestBuilt, nodeOutgoing, untouchedIncoming, withNodeReaders } from '../src/node-body.js';
 
 type DirectReader = { [READ_BODY]?: (maxBytes: number) => Promise<Uint8Array | undefined> };
 
@@ -100,5 +100,34 @@ describe('the Node direct body reader', () => {
       return c.text(String((await direct)?.byteLength));
     }, 'x'.repeat(size));
     expect(answer).toBe(String(size));
+  });
+});
+
+describe('the private state of @hono/node-server the fast path reads (a declared peer range)', () => {
+  it('the installed @hono/node-server is inside the declared peer range', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const own = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(own.peerDependencies['@hono/node-server']).toBe('>=1.19.0 <2');
+    expect(own.peerDependenciesMeta['@hono/node-server']).toEqual({ optional: true });
+    const require = createRequire(import.meta.url);
+    // Its exports map hides package.json: read it next to the resolved entry (dist/index.js).
+    const entry = require.resolve('@hono/node-server');
+    const manifest = `${entry.slice(0, entry.lastIndexOf('/dist/'))}/package.json`;
+    const installed = JSON.parse(await readFile(manifest, 'utf8')).version as string;
+    const [major, minor] = installed.split('.').map(Number) as [number, number];
+    expect(major === 1 && minor >= 19, `@hono/node-server ${installed}`).toBe(true);
+  });
+
+  it('its lazy Request still keeps the built Request under the "requestCache" symbol', async () => {
+    const answer = await postThrough(async (c) => {
+      const before = lazyRequestBuilt(c.req.raw);
+      // Asking for the body builds the full Request (and its stream over the Node request).
+      void c.req.raw.body;
+      const after = lazyRequestBuilt(c.req.raw);
+      await c.req.raw.arrayBuffer();
+      return c.json({ before, after });
+    });
+    expect(JSON.parse(answer)).toEqual({ before: false, after: true });
   });
 });
