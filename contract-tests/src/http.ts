@@ -3,6 +3,7 @@
  * redacted, the first bytes of both bodies) so that a failing check can show exactly what it sent
  * and what came back, without the reader having to rerun anything.
  */
+import { parseBearerToken } from '@bnpl-kit/core';
 import {
   isConnectionReset,
   lostBeforeAnswer,
@@ -65,7 +66,7 @@ function redact(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!SECRET_HEADERS.has(name.toLowerCase())) out[name] = value;
-    else out[name] = value.startsWith('Bearer ') ? 'Bearer <redacted>' : '<redacted>';
+    else out[name] = parseBearerToken(value) !== undefined ? 'Bearer <redacted>' : '<redacted>';
   }
   return out;
 }

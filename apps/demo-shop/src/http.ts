@@ -1,5 +1,5 @@
 /** Small response helpers and the shop's request checks. */
-import { KitError } from '@bnpl-kit/core';
+import { KitError, parseBearerToken } from '@bnpl-kit/core';
 import { readJsonBody } from '@bnpl-kit/core/wire';
 
 export function jsonResponse(body: unknown, status = 200): Response {
@@ -24,5 +24,5 @@ export async function readJson(request: Request): Promise<Record<string, unknown
 }
 
 export function bearerToken(request: Request): string | undefined {
-  return /^Bearer (\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return parseBearerToken(request.headers.get('authorization'));
 }

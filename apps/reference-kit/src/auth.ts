@@ -4,13 +4,11 @@
  * session token that the store knows (only its SHA-256 is stored).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Principal, Secret } from '@bnpl-kit/core';
+import { bearerToken, type Principal, type Secret } from '@bnpl-kit/core';
 import type { Store } from '@bnpl-kit/store';
 
-export function bearerToken(request: Request): string | undefined {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
-  return match?.[1];
-}
+// Core's one Bearer parser; re-exported for the app's own routes.
+export { bearerToken };
 
 /** Constant-time equality: both sides are hashed first, so neither length nor content leaks. */
 export function sameSecret(given: string, expected: string): boolean {

@@ -5,7 +5,7 @@
  * before the server stops accepting it), and the page the BNPL
  * provider sends the user back to (the default `BNPL_CALLBACK_URL` in sandbox mode).
  */
-import { KitError, type Secret } from '@bnpl-kit/core';
+import { KitError, parseBearerToken, type Secret } from '@bnpl-kit/core';
 import { unstorableReason } from '@bnpl-kit/core/wire';
 import type { Store } from '@bnpl-kit/store';
 import { type Drain, type JobWorker, readinessResponse } from '@bnpl-kit/store/worker';
@@ -38,7 +38,7 @@ function mayShow(
   authorization: string,
 ): boolean {
   if (links.verify(orderId, url.searchParams.get('sig'))) return true;
-  const token = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1];
+  const token = parseBearerToken(authorization);
   return token !== undefined && sameSecret(token, marketApiToken.reveal());
 }
 

@@ -6,6 +6,7 @@
  * commitments kept — is on the returned object.
  */
 import {
+  bearerToken,
   type ClaimObject,
   createMarket,
   createServiceClient,
@@ -43,7 +44,7 @@ export interface BehaviourMarket {
   setNow(now: number): void;
 }
 
-const bearer = (request: Request) => /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+const bearer = bearerToken;
 
 export function createBehaviourMarket(spec: BehaviourMarketSpec): BehaviourMarket {
   const { orgId } = spec;

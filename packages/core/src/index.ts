@@ -93,3 +93,4 @@ export { createKeyring, Keyring, type KeyringOptions } from './signature/keyring
 export { type VerifiedWebhook, type VerifyWebhookOptions, verifyWebhook } from './signature/verify.js';
 // The one backoff policy (service retries and the store's job retries).
 export { type BackoffPolicy, backoffCeilingMs, backoffDelayMs } from './util/backoff.js';
+export { parseBearerToken } from './util/bearer.js';

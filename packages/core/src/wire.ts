@@ -55,7 +55,9 @@ export { invoiceCodec, orderCreateRequestCodec } from './models/order.js';
 export { orderLineCodec } from './models/order-line.js';
 export {
   forwardSourcesOf,
+  isFinalStatus,
   knownOrderStatus,
+  OPEN_ORDER_STATUSES,
   type ServiceOrderStatus,
   type TransitionResult,
   transition,
@@ -103,5 +105,6 @@ export {
   type WebhookMessageParts,
   webhookMessage,
 } from './signature/message.js';
+export { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_REDELIVERY_SCHEDULE_MS } from './signature/redelivery.js';
 export { formatWebhookTimestamp, parseWebhookTimestamp } from './signature/timestamp.js';
 export { base64UrlDecode, base64UrlEncode } from './util/base64url.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerAuth, bearerToken, KitError, Secret, tokensEqual } from '../src/index.js';
+import { bearerAuth, bearerToken, KitError, parseBearerToken, Secret, tokensEqual } from '../src/index.js';
 import { kitErrorThrownBy } from '../src/testing.js';
 
 const TOKEN = 'mkt_0123456789abcdef0123456789abcdef';
@@ -55,4 +55,26 @@ describe('bearer tokens', () => {
       expect(error.message).toContain('MARKET_API_TOKEN');
     },
   );
+});
+
+describe('parseBearerToken, the one reading of Authorization: Bearer for every package', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER  abc  ', 'abc'],
+  ])('reads %j as %j', (header, token) => {
+    expect(parseBearerToken(header)).toBe(token);
+  });
+
+  it.each([null, undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearer\tabc', 'Bearerabc'])(
+    'finds no token in %j',
+    (header) => {
+      expect(parseBearerToken(header)).toBeUndefined();
+    },
+  );
+
+  it('is what bearerToken reads from a request', () => {
+    const request = new Request('https://m.example/', { headers: { authorization: 'bearer  t0k' } });
+    expect(bearerToken(request)).toBe('t0k');
+  });
 });

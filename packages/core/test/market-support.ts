@@ -4,6 +4,7 @@
  * to the memory store.
  */
 import { KitError } from '../src/errors.js';
+import { bearerToken } from '../src/market/bearer-auth.js';
 import {
   createMarket,
   createMarketWith,
@@ -113,7 +114,7 @@ export function createFakeService(publicKey = ''): FakeService {
 
 /** Bearer-token auth, as the reference servers do it. */
 export function bearer(request: Request): string | undefined {
-  return /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+  return bearerToken(request);
 }
 
 export function testHooks(

@@ -70,3 +70,11 @@ describe('order status transitions (WIRE §3)', () => {
     expect(orderStatusSchema.safeParse('SHIPPED').success).toBe(false);
   });
 });
+
+describe('OPEN_ORDER_STATUSES', () => {
+  it('is every status with a move left, derived from the state machine', async () => {
+    const { OPEN_ORDER_STATUSES, isFinalStatus } = await import('../src/models/status.js');
+    expect([...OPEN_ORDER_STATUSES]).toEqual(['PENDING', 'APPROVED', 'DISBURSING', 'CANCELING']);
+    expect(OPEN_ORDER_STATUSES.some(isFinalStatus)).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderCreateRequestSchema } from '../src/models/order.js';
 import {
   createOrderRequestCodec,
   SERVICE_ROUTES as ROUTES,
@@ -129,5 +130,44 @@ describe('the route table', () => {
     });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual(['total_amount', 'value']);
+  });
+});
+
+describe('the service’s create-order body and the market’s share one totals rule', () => {
+  const line = (unit: string, currency = 'VND', unitCurrency = currency) => ({
+    name: 'Tea',
+    reference_id: 'l1',
+    image_url: 'https://shop.example/t.png',
+    product_url: 'https://shop.example/t',
+    quantity: 1,
+    unit_price: { value: unit, currency: unitCurrency },
+    subtotal: { value: unit, currency },
+    measment_unit: 'EACH',
+  });
+  const order = (total: string, lines: unknown[]) => ({
+    reference_id: 'r1',
+    total_amount: { value: total, currency: 'VND' },
+    order_lines: lines,
+  });
+  const cases: [string, unknown][] = [
+    ['a total of 0', order('0', [line('0')])],
+    ['a unit price in another currency', order('100', [line('100', 'VND', 'USD')])],
+    ['a total that is not the sum of the lines', order('150', [line('100')])],
+  ];
+
+  it.each(cases)('both refuse %s with the same issues', (_what, body) => {
+    const service = createOrderRequestCodec.schema.safeParse(body);
+    const market = orderCreateRequestSchema.safeParse(body);
+    expect(service.success).toBe(false);
+    expect(market.success).toBe(false);
+    expect(service.error!.issues.map((i) => [i.path, i.message])).toEqual(
+      market.error!.issues.map((i) => [i.path, i.message]),
+    );
+  });
+
+  it('both accept an order whose total is the sum of its lines', () => {
+    const body = order('100', [line('100')]);
+    expect(createOrderRequestCodec.schema.safeParse(body).success).toBe(true);
+    expect(orderCreateRequestSchema.safeParse(body).success).toBe(true);
   });
 });

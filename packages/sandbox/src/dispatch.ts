@@ -5,7 +5,7 @@
  */
 
 // One meaning of `HandleOptions` everywhere: `basePath`, the mount prefix stripped before routing.
-import type { HandleOptions } from '@bnpl-kit/core';
+import { bearerToken, type HandleOptions } from '@bnpl-kit/core';
 import type { ServiceOperation } from '@bnpl-kit/core/wire';
 import { handleAdminRoute } from './admin/handler.js';
 import type { Clock } from './clock.js';
@@ -74,7 +74,7 @@ export function createDispatcher(deps: DispatchDeps): Sandbox['handle'] {
       body,
       at,
       hadApiKey: request.headers.has('x-api-key'),
-      hadBearer: /^bearer /i.test(request.headers.get('authorization') ?? ''),
+      hadBearer: bearerToken(request) !== undefined,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
       kind: answer.kind,
       operation: answer.operation,

@@ -3,6 +3,7 @@
  * by the sandbox itself to call a market's offer filtering endpoint. Expired tokens are refused, so
  * a client that does not refresh is caught by the tests.
  */
+import { bearerToken } from '@bnpl-kit/core';
 import { API_KEY_HEADER, base64UrlEncode, CLAIM_PROVIDER_PERMISSION } from '@bnpl-kit/core/wire';
 import type { Clock } from './clock.js';
 import { ServiceFailure } from './http.js';
@@ -50,10 +51,10 @@ export class TokenIssuer {
 
   /** The organisation behind `Authorization: Bearer <token>` of an API call. */
   authenticate(request: Request): Organization {
-    const header = request.headers.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw new ServiceFailure(401, 'UNAUTHENTICATED', 'A bearer access token is required');
-    const record = this.active(match[1]!);
+    const token = bearerToken(request);
+    if (token === undefined)
+      throw new ServiceFailure(401, 'UNAUTHENTICATED', 'A bearer access token is required');
+    const record = this.active(token);
     if (record?.purpose !== 'api') {
       throw new ServiceFailure(401, 'UNAUTHENTICATED', 'The access token is unknown or expired');
     }

@@ -5,15 +5,16 @@
  */
 import { KitError } from '../errors.js';
 import { isSecret, type Secret } from '../models/secret.js';
+import { parseBearerToken } from '../util/bearer.js';
 import { sha256 } from '../util/bytes.js';
+import { readHeader } from './body-hints.js';
 import type { Principal } from './hooks.js';
 
 const encoder = new TextEncoder();
 
 /** The token of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined. */
 export function bearerToken(request: Request): string | undefined {
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.headers.get('authorization') ?? '');
-  return match?.[1];
+  return parseBearerToken(readHeader(request, 'authorization'));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -27,9 +27,16 @@ export const orderCreateRequestCodec = wireObject({
   orderLines: newOrderLinesField,
 });
 
-export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefine((order, ctx) => {
+/**
+ * The order totals rule (WIRE §1), one home for the market's endpoint and the service's (the
+ * sandbox validates with it): every amount in the total's currency, unit prices included
+ * [R-ORDER-02]; a total greater than 0; the total equal to the sum of the line subtotals [R-ORDER-01].
+ */
+export function checkOrderTotals(
+  order: { totalAmount: Amount; orderLines: readonly { unitPrice: Amount; subtotal: Amount }[] },
+  ctx: z.RefinementCtx,
+): void {
   const currency = order.totalAmount.currency;
-  let sum = 0n;
   let consistent = true;
   order.orderLines.forEach((line, i) => {
     if (line.subtotal.currency !== currency || line.unitPrice.currency !== currency) {
@@ -40,13 +47,13 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
         message: `must be ${currency}`,
       });
     }
-    sum += toBigInt(line.subtotal);
   });
   // Nothing to pay is not an order the service can finance: refused here, not at the service.
   if (toBigInt(order.totalAmount) === 0n) {
     ctx.addIssue({ code: 'custom', path: ['total_amount', 'value'], message: 'must be greater than 0' });
     return;
   }
+  const sum = sumSubtotals(order.orderLines);
   if (consistent && sum !== toBigInt(order.totalAmount)) {
     ctx.addIssue({
       code: 'custom',
@@ -54,7 +61,10 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
       message: `must equal the sum of the line subtotals, ${sum.toString()}; got ${order.totalAmount.value}`,
     });
   }
-});
+}
+
+export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefine(checkOrderTotals);
+
 export type OrderCreateRequest = z.output<typeof orderCreateRequestSchema>;
 
 /**

@@ -47,9 +47,15 @@ const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   CANCELED: [],
 };
 
+/** Whether no move is left from the status (PAID, CANCELED). */
 export function isFinalStatus(status: OrderStatus): boolean {
   return NEXT[status].length === 0;
 }
+
+/** The statuses with a move left, derived from the state machine (what reconciliation watches). */
+export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = Object.freeze(
+  ORDER_STATUSES.filter((status) => !isFinalStatus(status)),
+);
 
 /** One direct step of the state machine. */
 export function isDirectTransition(from: OrderStatus, to: OrderStatus): boolean {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { amountCodec } from '../models/money.js';
-import { disburseRequestCodec, newOrderLinesField, sumSubtotals } from '../models/order.js';
+import { checkOrderTotals, disburseRequestCodec, newOrderLinesField } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
 import { serviceOrderStatusSchema } from '../models/status.js';
 import { isStringifiedNothing } from '../models/text.js';
@@ -47,24 +47,9 @@ const createOrderBaseCodec = wireObject({
   paymentRecipient: optionalNested('payment_recipient', paymentRecipientCodec),
 });
 
-/** The service applies the same arithmetic rule as the market endpoint (WIRE §1). */
+/** The service applies the market endpoint's totals rule, the same function (WIRE §1). */
 export const createOrderRequestCodec = {
-  schema: createOrderBaseCodec.schema.superRefine((order, ctx) => {
-    const sum = sumSubtotals(order.orderLines);
-    if (order.orderLines.some((line) => line.subtotal.currency !== order.totalAmount.currency)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['total_amount', 'currency'],
-        message: 'every line must use this currency',
-      });
-    } else if (sum.toString() !== order.totalAmount.value) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['total_amount', 'value'],
-        message: `must equal the sum of the line subtotals, ${sum.toString()}`,
-      });
-    }
-  }),
+  schema: createOrderBaseCodec.schema.superRefine(checkOrderTotals),
   encode: createOrderBaseCodec.encode,
 };
 

@@ -3,7 +3,7 @@
  * person with curl or a test in any language can drive the sandbox. Plain JSON in and out (snake_case),
  * failures as RFC 9457 problems. Optional `adminToken` guards it (`Authorization: Bearer <token>`).
  */
-import { KitError } from '@bnpl-kit/core';
+import { bearerToken, KitError, tokensEqual } from '@bnpl-kit/core';
 import { problemResponse, Router } from '@bnpl-kit/core/wire';
 import { autoScenarioView } from '../auto.js';
 import { json, readJson, ServiceFailure } from '../http.js';
@@ -76,8 +76,9 @@ export async function handleAdminRoute(
       );
     }
     if (options.adminToken !== undefined) {
-      const header = request.headers.get('authorization') ?? '';
-      if (header !== `Bearer ${options.adminToken}`) {
+      // Compared in constant time, as the market's own tokens are.
+      const token = bearerToken(request);
+      if (token === undefined || !(await tokensEqual(token, options.adminToken))) {
         throw new KitError('unauthenticated', 'The admin API needs Authorization: Bearer <adminToken>');
       }
     }

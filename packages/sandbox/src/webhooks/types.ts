@@ -1,3 +1,5 @@
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_REDELIVERY_SCHEDULE_MS } from '@bnpl-kit/core/wire';
+
 /** What the webhook sender records: one delivery per event per registered URL, every attempt kept. */
 
 export type DeliveryStatus =
@@ -49,17 +51,10 @@ export interface Delivery {
   fault: string | undefined;
 }
 
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
-  0,
-  5_000,
-  30_000,
-  2 * 60_000,
-  10 * 60_000,
-  60 * 60_000,
-  6 * 60 * 60_000,
-];
+/** The protocol's redelivery schedule (WIRE §4), core's: the store's retention is derived from it too. */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = WEBHOOK_REDELIVERY_SCHEDULE_MS;
 
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = WEBHOOK_ATTEMPT_TIMEOUT_MS;
 
 export interface WebhookSenderOptions {
   /**

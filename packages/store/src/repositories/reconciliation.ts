@@ -4,14 +4,13 @@
  * so runs overlapping in several processes take disjoint orders, and an order is asked about at
  * most once per threshold however long it stays open.
  */
-import { ORDER_STATUSES, type OrderStatus } from '@bnpl-kit/core';
+import type { OrderStatus } from '@bnpl-kit/core';
+import { OPEN_ORDER_STATUSES } from '@bnpl-kit/core/wire';
 import type { Queryable } from '../executor/types.js';
 import { type JobContext, nowParam } from './jobs/context.js';
 
-/** The statuses with a move left (WIRE §3): everything but PAID and CANCELED. */
-export const OPEN_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
-  (status) => status !== 'PAID' && status !== 'CANCELED',
-);
+/** The statuses with a move left (WIRE §3): core's state machine says which. */
+export const OPEN_STATUSES: readonly OrderStatus[] = OPEN_ORDER_STATUSES;
 
 export interface StaleOrder {
   id: string;

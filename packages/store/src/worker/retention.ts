@@ -5,6 +5,7 @@
  * webhook replay window, and a shorter one is refused at start-up.
  */
 import { KitError, type MarketLogger } from '@bnpl-kit/core';
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_REDELIVERY_SCHEDULE_MS } from '@bnpl-kit/core/wire';
 import type { Job } from '../records.js';
 import type { PruneResult } from '../repositories/retention.js';
 import type { Store } from '../store.js';
@@ -15,20 +16,9 @@ const SECOND = 1_000;
 const HOUR = 3_600 * SECOND;
 const DAY = 24 * HOUR;
 
-/**
- * The service's redelivery schedule (docs/protocol.md §4, sender rules): attempts after 0 s, 5 s,
- * 30 s, 2 min, 10 min, 1 h and 6 h, each allowed a 10 s answer.
- */
-export const WEBHOOK_REDELIVERY_SCHEDULE_MS: readonly number[] = [
-  0,
-  5 * SECOND,
-  30 * SECOND,
-  120 * SECOND,
-  600 * SECOND,
-  HOUR,
-  6 * HOUR,
-];
-const ATTEMPT_TIMEOUT_MS = 10 * SECOND;
+// The service's redelivery schedule (docs/protocol.md §4, sender rules), from core: the sandbox's
+// sender follows the same one.
+export { WEBHOOK_REDELIVERY_SCHEDULE_MS };
 
 /**
  * How long after its first delivery an event can still arrive and be accepted: the whole
@@ -36,7 +26,7 @@ const ATTEMPT_TIMEOUT_MS = 10 * SECOND;
  */
 export function webhookReplayWindowMs(toleranceSeconds = 300): number {
   const schedule = WEBHOOK_REDELIVERY_SCHEDULE_MS.reduce((sum, delay) => sum + delay, 0);
-  return schedule + ATTEMPT_TIMEOUT_MS + toleranceSeconds * SECOND;
+  return schedule + WEBHOOK_ATTEMPT_TIMEOUT_MS + toleranceSeconds * SECOND;
 }
 
 export interface RetentionOptions {
