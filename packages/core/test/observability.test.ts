@@ -4,6 +4,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import {
   AggregationTemporality,
   type DataPoint,
+  DataPointType,
   InMemoryMetricExporter,
   MeterProvider,
   PeriodicExportingMetricReader,
@@ -131,7 +132,7 @@ describe('observability with an SDK registered', () => {
       emitted.map((m) => [
         m.descriptor.name,
         {
-          kind: m.descriptor.type === 'HISTOGRAM' ? 'histogram' : 'counter',
+          kind: m.dataPointType === DataPointType.HISTOGRAM ? 'histogram' : 'counter',
           attributes: [...new Set(m.dataPoints.flatMap((p) => Object.keys(p.attributes)))].sort(),
         },
       ]),
