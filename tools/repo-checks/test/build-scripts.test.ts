@@ -34,9 +34,14 @@ function packagesWithBuilds(): string[] {
       const dir = join(modules, name);
       const manifest = join(dir, 'package.json');
       if (!existsSync(manifest)) continue;
-      const json = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; scripts?: Record<string, string> };
+      const json = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        name?: string;
+        scripts?: Record<string, string>;
+      };
       const scripts = json.scripts ?? {};
-      const builds = ['preinstall', 'install', 'postinstall'].some((s) => s in scripts) || existsSync(join(dir, 'binding.gyp'));
+      const builds =
+        ['preinstall', 'install', 'postinstall'].some((s) => s in scripts) ||
+        existsSync(join(dir, 'binding.gyp'));
       if (builds && json.name) found.add(json.name);
     }
   }
@@ -44,7 +49,10 @@ function packagesWithBuilds(): string[] {
 }
 
 describe('dependencies with install scripts', () => {
-  const allowed = [...workspaceList('onlyBuiltDependencies'), ...(rootJson.pnpm?.onlyBuiltDependencies ?? [])];
+  const allowed = [
+    ...workspaceList('onlyBuiltDependencies'),
+    ...(rootJson.pnpm?.onlyBuiltDependencies ?? []),
+  ];
   const ignored = workspaceList('ignoredBuiltDependencies');
 
   it('reads both lists', () => {
@@ -53,7 +61,12 @@ describe('dependencies with install scripts', () => {
   });
 
   it('are each allowed or ignored on purpose', () => {
-    const undecided = packagesWithBuilds().filter((name) => !allowed.includes(name) && !ignored.includes(name));
-    expect(undecided, 'add each to onlyBuiltDependencies or ignoredBuiltDependencies in pnpm-workspace.yaml').toEqual([]);
+    const undecided = packagesWithBuilds().filter(
+      (name) => !allowed.includes(name) && !ignored.includes(name),
+    );
+    expect(
+      undecided,
+      'add each to onlyBuiltDependencies or ignoredBuiltDependencies in pnpm-workspace.yaml',
+    ).toEqual([]);
   });
 });
