@@ -13,7 +13,7 @@ import { REPO_ROOT } from '../src/workspace.js';
 function workspaceList(key: string): string[] {
   const yaml = readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8');
   const block = yaml.match(new RegExp(`^${key}:\\n((?:  - .+\\n)+)`, 'm'))?.[1] ?? '';
-  return [...block.matchAll(/^ {2}- '?([^'\n]+)'?$/gm)].map((m) => m[1]!);
+  return [...block.matchAll(/^ {2}- ['"]?([^'"\n]+)['"]?$/gm)].map((m) => m[1]!);
 }
 
 const rootJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
