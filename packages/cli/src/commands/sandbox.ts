@@ -136,6 +136,8 @@ async function banner(server: SandboxServer, generatedSigningKey: string | undef
     `  POST ${url}/sandbox/orders/:id/approve|reject|ready|paid`,
     `  GET  ${url}/sandbox/webhooks/deliveries        every attempt; POST …/:id/replay`,
     `  POST ${url}/sandbox/faults                     fail routes, drop/duplicate/reorder/delay webhooks`,
+    `  GET  ${url}/sandbox/console                    the same in a browser`,
+    `  GET  ${url}/openapi.json, ${url}/sandbox/openapi.json   the service and admin APIs' OpenAPI documents`,
     '',
     'Press Ctrl+C to stop.',
     '',
