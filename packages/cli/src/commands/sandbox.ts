@@ -64,6 +64,8 @@ async function prepare(flags: SandboxFlags): Promise<Prepared> {
     // WIRE §7/§8: APP_SIGNING_KEY is PKCS#8, printed as its PEM body on one line, also when it is
     // the earlier run's: the data directory's key file keeps the 32-byte seed.
     const seed = kept ? base64UrlDecode(kept.appSigningKey) : crypto.getRandomValues(new Uint8Array(32));
+    if (seed?.length !== 32)
+      throw new Error(`${flags.dataDir}/sandbox-keys.json: app_signing_key is not a 32-byte key`);
     generatedSigningKey = seedToPkcs8Pem(seed)
       .replace(/-----[A-Z ]+-----/g, '')
       .replace(/\s+/g, '');
