@@ -57,6 +57,9 @@ describe('sandbox console layout, in Chromium', () => {
   demo.shopTest(
     'writes the README screenshot: the shop with the BNPL dialog on An’s offers',
     async ({ page }) => {
+      // Chromium warns about an iframe sandbox the framed page could lift (web: frame-sandbox.ts).
+      const sandboxWarnings: string[] = [];
+      page.on('console', (m) => void (/sandbox/i.test(m.text()) && sandboxWarnings.push(m.text())));
       const orderId = await startPayLater(page, ['rice-cooker', 'silk-scarf']);
       const frame = dialogFrame(page);
       await frame.locator('#shared').waitFor();
@@ -67,6 +70,7 @@ describe('sandbox console layout, in Chromium', () => {
       await decideInDialog(page, 'approve');
       await finishDialog(page);
       await waitForStatus(page, orderId, 'APPROVED');
+      expect(sandboxWarnings).toEqual([]);
     },
   );
 
