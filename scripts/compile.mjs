@@ -4,7 +4,7 @@
  * program. Workspace packages are bundled from their sources (the "source" export condition, as in
  * the tests); every other package stays external and loads from its own node_modules. The result is
  * reused until one of its input files changes, so only the first run (or the first after an edit)
- * pays for the compile, about half a second.
+ * pays for the compile, a few seconds (the README gives the measured times).
  *
  * Code splitting keeps a dynamic `import()` lazy: what a module imports only when the configuration
  * needs it (a framework, the embedded sandbox, PGlite) becomes a chunk of its own, loaded on that

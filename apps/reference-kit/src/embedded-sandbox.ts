@@ -60,7 +60,11 @@ export async function startEmbeddedSandbox(input: {
           publicKey: publicKeyOf(keys.appSigningKey!.reveal()),
         }),
         whitelisted: true,
-        approvedOffers: demoOffers(keys.appId),
+        // Basic mode shares no claims, so an offer with a condition is never shown there: only the
+        // unconditional one is approved, and the console lists what the page can offer.
+        approvedOffers: demoOffers(keys.appId).filter(
+          (offer) => dataSharing || (offer.conditions as unknown[]).length === 0,
+        ),
       },
     ],
   });

@@ -2,7 +2,9 @@
  * The walkthrough exactly as a server prints it (URL and token filled in) runs in bash, as a new
  * user pasting it would: every step succeeds and the output shows the webhooks and statuses.
  */
+
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import type { IntegrationMode } from '@bnpl-kit/core';
@@ -88,6 +90,18 @@ describe('the printed walkthrough, against a standalone sandbox (bnpl-kit sandbo
     });
     try {
       const script = scriptOf(sandboxBanner(server, 'data-sharing-server'));
+      // Both of An's offers print rank 1: the script says why before it prints them.
+      expect(script).toContain('an offer without a condition ranks 1 for');
+      // No demo shop next to an external sandbox (README: the walkthrough is the way in then).
+      expect(server.shopUrl).toBeUndefined();
+      expect((await fetch(`${server.publicBaseUrl}/`)).status).toBe(404);
+      const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(readme).toContain(
+        'With `SERVICE_API_URL` set (an external sandbox) there is no shop: `/` answers 404',
+      );
       expect(script).not.toContain('keys.json');
       expect(script).not.toContain('sk_sandbox_printed_walkthrough_key');
       const { APP_API_KEY: _, MARKET_API_TOKEN: __, ...env } = process.env;

@@ -42,6 +42,10 @@ async function basicFlow(server: TestServer): Promise<void> {
   expect(unauthenticated.status).toBe(401);
   expect(unauthenticated.headers.get('content-type')).toContain('application/problem+json');
 
+  // Basic mode shares no claims: the organisation approves only the offer without a condition.
+  const org = await http(`${server.embedded!.serviceUrl}/sandbox/organizations/${server.appId}`);
+  expect((org.body.approved_offers as { code: string }[]).map((o) => o.code)).toEqual(['sandbox-pay-in-3']);
+
   const orderId = await market.createOrder();
   expect(await market.storedStatus(orderId)).toBe('PENDING');
   await sandbox.act(orderId, 'approve');

@@ -36,6 +36,21 @@ describe('bnpl-kit migrate and jobs', () => {
     }
   }
 
+  /** A job that failed once with `message` and then succeeded, as a worker would leave it. */
+  async function doneAfterAFailure(kind: string, message: string): Promise<string> {
+    const store = await openStore({ dataDir: join(dir, 'pglite') });
+    try {
+      const { job } = await store.enqueueJob({ kind, payload: {}, dedupeKey: kind, maxAttempts: 3 });
+      await store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+      await store.failJob(job.id, new Error(message), { retryAt: new Date(0) });
+      await store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+      await store.completeJob(job.id);
+      return job.id;
+    } finally {
+      await store.close();
+    }
+  }
+
   it('refuses jobs commands before migrate, then migrates once', async () => {
     const early = await cli('jobs', 'list', '--data-dir', dir);
     expect(early.status).toBe(2);
@@ -71,5 +86,29 @@ describe('bnpl-kit migrate and jobs', () => {
     expect((await cli('jobs', 'requeue', '--failed', '--data-dir', dir)).stdout).toContain('no failed jobs');
     expect((await cli('jobs', 'requeue', '--data-dir', dir)).status).toBe(2);
     expect((await cli('jobs', 'list', '--status', 'stuck', '--data-dir', dir)).status).toBe(2);
+  });
+
+  it('shows last_error whole in the table, and keeps it on a job that succeeded after failing', async () => {
+    const message = `the service answered 503 upstream_unavailable after ${'a long wait, '.repeat(8)}then gave up`;
+    const id = await doneAfterAFailure('notify', message);
+    const table = await cli('jobs', 'list', '--status', 'done', '--data-dir', dir);
+    const line = table.stdout.split('\n').find((l) => l.startsWith(id));
+    expect(line?.split('\t')).toEqual([
+      id,
+      'notify',
+      'done',
+      '2/3',
+      expect.any(String),
+      'notify',
+      `Error: ${message}`,
+    ]);
+    const json = await cli('jobs', 'list', '--status', 'done', '--json', '--data-dir', dir);
+    const body = JSON.parse(json.stdout) as {
+      jobs: { id: string; attempts: number; last_error: string | null }[];
+    };
+    expect(body.jobs.find((j) => j.id === id)).toMatchObject({
+      attempts: 2,
+      last_error: `Error: ${message}`,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { file, runSandbox } from './helpers.js';
 
@@ -25,6 +26,24 @@ describe('bnpl-kit sandbox', () => {
       const key = /APP_API_KEY=(\S+)/.exec(printed)![1]!;
       const token = await fetch(`${url}/v1/token`, { method: 'POST', headers: { 'X-API-KEY': key } });
       expect(token.status).toBe(200);
+    });
+  });
+
+  it('--offer-filtering-url sets that URL only: the rest of the dashboard is the walkthrough’s step 0 (README)', async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const sentence =
+      "(`--offer-filtering-url <url>` registers only the offer filter's URL at start: the basic profile, the API base URL and the demo offers still come from step 0";
+    expect(readme.includes(sentence), `README.md says: ${sentence}`).toBe(true);
+    const filter = 'http://127.0.0.1:3001/v1/offers/filter';
+    await runSandbox(['--offer-filtering-url', filter], async (url) => {
+      const org = (await (await fetch(`${url}/sandbox/organizations/sandbox-org`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(org).toMatchObject({ offer_filtering_url: filter, api_base_url: null });
+      expect(org.approved_offers).not.toContainEqual(
+        expect.objectContaining({ code: 'loyalty-gold-pay-in-6' }),
+      );
     });
   });
 

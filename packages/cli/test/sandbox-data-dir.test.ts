@@ -63,5 +63,7 @@ describe('bnpl-kit sandbox --data-dir', () => {
       expect(found).toMatchObject({ status: 200, body: { data: { id: orderId, order_status: 'APPROVED' } } });
     });
     expect(keysOf(second)).toEqual(keysOf(first));
+    // The format the README's configuration table gives APP_SIGNING_KEY (PKCS#8), as without --data-dir.
+    expect(keysOf(first).signingKey).toMatch(/^MC4CAQAwBQYDK2VwBCIEI[A-Za-z0-9+/=]{43,}$/);
   });
 });

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AggregationTemporality,
   type DataPoint,
+  DataPointType,
   InMemoryMetricExporter,
   MeterProvider,
   PeriodicExportingMetricReader,
@@ -107,6 +109,49 @@ describe('observability with an SDK registered', () => {
     expect(durations.map((p) => p.attributes)).toEqual([
       { 'bnpl.operation': 'getOrder', 'bnpl.outcome': (error as KitError).code },
     ]);
+  });
+
+  it('emits exactly the metrics of the README table, of the kind and with the attributes it lists', async () => {
+    const t = await makeMarket();
+    await insertOrder(t.store, 'o1', 'PENDING');
+    await deliverWebhook(t, statusEvent('o1', 'APPROVED'), { eventId: 'evt_1' });
+    const failing = createServiceClient({
+      baseUrl: 'https://service.example/api',
+      apiKey: 'key',
+      retries: 0,
+      fetch: async () => new Response('{}', { status: 503, headers: { 'content-type': 'application/json' } }),
+    });
+    await failing.getOrder('o1').catch(() => undefined);
+    await reader.forceFlush();
+    const emitted = exporter
+      .getMetrics()
+      .flatMap((r) => r.scopeMetrics)
+      .filter((s) => s.scope.name === '@bnpl-kit/core')
+      .flatMap((s) => s.metrics);
+    const seen = new Map(
+      emitted.map((m) => [
+        m.descriptor.name,
+        {
+          kind: m.dataPointType === DataPointType.HISTOGRAM ? 'histogram' : 'counter',
+          attributes: [...new Set(m.dataPoints.flatMap((p) => Object.keys(p.attributes)))].sort(),
+        },
+      ]),
+    );
+
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Observability'), readme.indexOf('## Testing'));
+    const rows = [...section.matchAll(/^\| `(bnpl\.[\w.]+)` +\| (\w+)[^|]*\| (.*) \|$/gm)].map((m) => ({
+      name: m[1]!,
+      kind: m[2]!,
+      // The attribute names: code spans with a dot, not the values in parentheses.
+      attributes: [...(m[3] ?? '').replace(/\([^)]*\)/g, '').matchAll(/`([a-z_]+\.[a-z_.]+)`/g)]
+        .map((a) => a[1]!)
+        .sort(),
+    }));
+    expect(rows.map((r) => r.name).sort()).toEqual(Object.values(METRIC_NAMES).sort());
+    expect(Object.fromEntries(rows.map(({ name, ...rest }) => [name, rest]))).toEqual(
+      Object.fromEntries(seen),
+    );
   });
 
   it('puts the trace ID on the log lines written while a request is handled', async () => {

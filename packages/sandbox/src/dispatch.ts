@@ -10,6 +10,7 @@ import type { ServiceOperation } from '@bnpl-kit/core/wire';
 import { handleAdminRoute } from './admin/handler.js';
 import type { Clock } from './clock.js';
 import { consoleResponse, isConsolePath } from './console/handler.js';
+import { isOpenApiPath, openApiResponse } from './openapi-routes.js';
 import { type HostedPages, isPagePath } from './pages/index.js';
 import type { CallRecorder, RecordedCall } from './recorder.js';
 import type { Sandbox } from './sandbox.js';
@@ -64,6 +65,9 @@ export function createDispatcher(deps: DispatchDeps): Sandbox['handle'] {
     const path = routedPath(url.pathname, options.basePath);
     // The console page is a shell without data: it is served before the admin token check.
     if (isConsolePath(path)) return consoleResponse(request, { adminToken: deps.admin.token });
+    if (request.method === 'GET' && isOpenApiPath(path)) {
+      return openApiResponse(path, `${url.origin}${options.basePath?.replace(/\/+$/, '') ?? ''}`);
+    }
     const body = request.body ? await request.clone().text() : undefined;
     const at = deps.clock.now();
     const answer = await route(deps, request, path);

@@ -191,6 +191,21 @@ describe.each(backends)('jobs on $name', (backend) => {
     expect(await claim()).toBeUndefined();
   });
 
+  it('keeps the last error of a job that succeeded after failed attempts', async () => {
+    const { kind, job } = await enqueueLimited(4);
+    const claim = () => suite.store.claimNextJob('w', { kinds: [kind], lockMs: 60_000 });
+    await claim();
+    const failed = await suite.store.failJob(job.id, new Error('boom'), { workerId: 'w' });
+    clock.advance(failed!.runAt.getTime() - clock.now().getTime());
+    expect((await claim())?.attempts).toBe(2);
+    expect(await suite.store.completeJob(job.id, { workerId: 'w' })).toBe(true);
+    expect(await suite.store.findJob(job.id)).toMatchObject({
+      status: 'done',
+      attempts: 2,
+      lastError: 'Error: boom',
+    });
+  });
+
   it('retries at the time the caller gives, or gives up when told to', async () => {
     const kind = unique('kind');
     const { job } = await suite.store.enqueueJob({ kind, payload: {}, dedupeKey: unique('key') });

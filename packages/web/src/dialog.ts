@@ -7,6 +7,8 @@
  * destroy().
  */
 
+import { frameSandbox } from './frame-sandbox.js';
+
 export interface DialogOptions {
   /** Accessible name of the dialog and title of its iframe. */
   title: string;
@@ -78,9 +80,9 @@ export function openDialog(options: DialogOptions): DialogHandle {
 
   const iframe = doc.createElement('iframe');
   iframe.title = options.title;
-  // allow-same-origin keeps the page's real origin, which the origin checks rely on; without
-  // allow-top-navigation the page cannot navigate the market's own page away.
-  iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups');
+  // Sandboxed unless the page shares this page's origin, where a sandbox could not hold (frame-sandbox.ts).
+  const sandbox = frameSandbox(options.src, doc.defaultView?.location.origin ?? 'null');
+  if (sandbox !== undefined) iframe.setAttribute('sandbox', sandbox);
   iframe.setAttribute('allow', 'payment');
   iframe.referrerPolicy = 'origin';
   iframe.style.cssText = FRAME_STYLE;

@@ -49,8 +49,9 @@
  * After `completed` or `close` the host ignores the session; a page never needs to wait for an answer.
  * IDs are 1..256 characters; the session is 32 lowercase hex digits.
  *
- * The frame. The iframe has `sandbox="allow-scripts allow-same-origin allow-forms allow-popups"`:
- * the page keeps its origin but cannot navigate the market's page. Inside the SDK a page therefore
+ * The frame. The iframe of a page of another origin has `sandbox="allow-scripts allow-same-origin
+ * allow-forms allow-popups"`: the page keeps its origin but cannot navigate the market's page (a
+ * page of the market's own origin gets no sandbox, which it could lift: frame-sandbox.ts). Inside the SDK a page therefore
  * ends the flow by posting `completed` rather than redirecting to the market's BNPL callback URL
  * (that redirect serves flows opened outside the SDK, in a top-level window; if the iframe itself
  * navigated to the market's origin, its messages would be ignored by the origin check).

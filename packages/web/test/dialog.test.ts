@@ -167,3 +167,34 @@ describe('the BNPL dialog', () => {
     expect(page.posts().map(([, origin]) => origin)).toEqual([SERVICE_ORIGIN, SERVICE_ORIGIN]);
   });
 });
+
+describe('the dialog’s iframe sandbox', () => {
+  it('sandboxes a page of the service’s own origin: scripts and its origin, no top navigation', () => {
+    makeSdk().bnpl.presentModally({
+      userProfile: user,
+      orderInfo: order,
+      pushClaimTokensTask: (_id, done) => done(true),
+      onCompletion: vi.fn(),
+    });
+    const iframe = currentPage().iframe;
+    expect(new URL(iframe.src).origin).toBe(SERVICE_ORIGIN);
+    expect(iframe.getAttribute('sandbox')?.split(' ').sort()).toEqual([
+      'allow-forms',
+      'allow-popups',
+      'allow-same-origin',
+      'allow-scripts',
+    ]);
+  });
+
+  it('leaves off a sandbox a page of the market’s own origin could lift (Chromium’s warning)', () => {
+    makeSdk({ serviceUrl: `${location.origin}/sandbox-service` }).bnpl.presentModally({
+      userProfile: user,
+      orderInfo: order,
+      pushClaimTokensTask: (_id, done) => done(true),
+      onCompletion: vi.fn(),
+    });
+    const iframe = document.querySelector('dialog[data-bnpl-kit] iframe') as HTMLIFrameElement;
+    expect(new URL(iframe.src).origin).toBe(location.origin);
+    expect(iframe.hasAttribute('sandbox')).toBe(false);
+  });
+});

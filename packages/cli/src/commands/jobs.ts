@@ -36,10 +36,9 @@ async function withStore<T>(options: DatabaseOptions, work: (store: Store) => Pr
   }
 }
 
-const ERROR_WIDTH = 60;
-
+/** One tab-separated line; `last_error` whole, last, on one line (what an operator reads first). */
 function jobLine(job: Job): string {
-  const error = job.lastError === undefined ? '' : job.lastError.replace(/\s+/g, ' ').slice(0, ERROR_WIDTH);
+  const error = job.lastError === undefined ? '' : job.lastError.replace(/\s+/g, ' ');
   return [
     job.id,
     job.kind,

@@ -4,7 +4,7 @@
  * admin API is, then serves until interrupted.
  */
 import { readFile } from 'node:fs/promises';
-import { seedToPkcs8Pem } from '@bnpl-kit/core/wire';
+import { base64UrlDecode, seedToPkcs8Pem } from '@bnpl-kit/core/wire';
 import {
   createPersistentSandbox,
   DEFAULT_ORGANIZATION_ID,
@@ -61,12 +61,14 @@ async function prepare(flags: SandboxFlags): Promise<Prepared> {
   if (kept) options.signingKey ??= kept.webhookSigningKey;
   let generatedSigningKey: string | undefined;
   if (!options.organizations || options.organizations.length === 0) {
-    // WIRE §7/§8: APP_SIGNING_KEY is PKCS#8, printed as its PEM body on one line.
-    generatedSigningKey =
-      kept?.appSigningKey ??
-      seedToPkcs8Pem(crypto.getRandomValues(new Uint8Array(32)))
-        .replace(/-----[A-Z ]+-----/g, '')
-        .replace(/\s+/g, '');
+    // WIRE §7/§8: APP_SIGNING_KEY is PKCS#8, printed as its PEM body on one line, also when it is
+    // the earlier run's: the data directory's key file keeps the 32-byte seed.
+    const seed = kept ? base64UrlDecode(kept.appSigningKey) : crypto.getRandomValues(new Uint8Array(32));
+    if (seed?.length !== 32)
+      throw new Error(`${flags.dataDir}/sandbox-keys.json: app_signing_key is not a 32-byte key`);
+    generatedSigningKey = seedToPkcs8Pem(seed)
+      .replace(/-----[A-Z ]+-----/g, '')
+      .replace(/\s+/g, '');
     options.organizations = [{ id: DEFAULT_ORGANIZATION_ID, signingKey: generatedSigningKey }];
   }
   const [first, ...rest] = options.organizations;
@@ -136,6 +138,8 @@ async function banner(server: SandboxServer, generatedSigningKey: string | undef
     `  POST ${url}/sandbox/orders/:id/approve|reject|ready|paid`,
     `  GET  ${url}/sandbox/webhooks/deliveries        every attempt; POST …/:id/replay`,
     `  POST ${url}/sandbox/faults                     fail routes, drop/duplicate/reorder/delay webhooks`,
+    `  GET  ${url}/sandbox/console                    the same in a browser`,
+    `  GET  ${url}/openapi.json, ${url}/sandbox/openapi.json   the service and admin APIs' OpenAPI documents`,
     '',
     'Press Ctrl+C to stop.',
     '',

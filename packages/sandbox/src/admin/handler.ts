@@ -6,7 +6,9 @@
 import { bearerToken, KitError, tokensEqual } from '@bnpl-kit/core';
 import { problemResponse, Router } from '@bnpl-kit/core/wire';
 import { autoScenarioView } from '../auto.js';
+import { CONSOLE_PATH } from '../console/handler.js';
 import { json, readJson, ServiceFailure } from '../http.js';
+import { ADMIN_OPENAPI_PATH, SERVICE_OPENAPI_PATH } from '../openapi-routes.js';
 import type { Sandbox } from '../sandbox.js';
 import { ADMIN_ROUTES, type AdminHandler, type AdminRoute, orgJson } from './routes.js';
 import { disbursementView, orderView, transactionView, userView } from './views.js';
@@ -16,7 +18,14 @@ async function index(sandbox: Sandbox): Promise<Response> {
     entity_id: sandbox.entityId,
     webhook_public_key: await sandbox.publicKey(),
     retry_schedule_ms: sandbox.webhooks.schedule,
-    endpoints: ROUTES.map(([method, pattern]) => `${method} ${pattern}`),
+    endpoints: [
+      ...ROUTES.map(([method, pattern]) => `${method} ${pattern}`),
+      `GET ${CONSOLE_PATH}`,
+      `GET ${ADMIN_OPENAPI_PATH}`,
+      `GET ${SERVICE_OPENAPI_PATH}`,
+    ],
+    console: CONSOLE_PATH,
+    openapi: { service: SERVICE_OPENAPI_PATH, admin: ADMIN_OPENAPI_PATH },
   });
 }
 

@@ -142,6 +142,7 @@ function deliveryView(d) {
   const status = d.payload && (d.payload.order_status || d.payload.transaction_status);
   const summary = el('summary', null,
     el('code', null, d.id), el('b', null, d.event_type), status ? badge(String(status)) : null,
+    d.payload && d.payload.order_id ? el('span', { class: 'order-ref' }, 'order ', el('code', null, String(d.payload.order_id))) : null,
     badge(d.status), el('span', { class: 'muted' }, d.attempts.length + ' attempt' + (d.attempts.length === 1 ? '' : 's')),
     d.replay_of ? el('span', { class: 'muted' }, 'replay of ' + d.replay_of) : null,
     d.fault ? el('span', { class: 'muted' }, 'fault: ' + d.fault) : null,

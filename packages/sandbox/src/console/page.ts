@@ -19,9 +19,14 @@ section[id] { scroll-margin-top: calc(var(--header-height, 64px) + 8px); }
 td.nowrap { overflow-wrap: normal; white-space: nowrap; }
 header .meta { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
 .spacer { flex: 1; }
-nav a { color: var(--brand); margin-right: 10px; font-size: 13px; }
+/* The links wrap to a line of their own on a narrow screen rather than run off its edge. */
+nav { display: flex; flex-wrap: wrap; column-gap: 10px; }
+nav a { color: var(--brand); font-size: 13px; }
 main { padding: 14px 20px 40px; max-width: 1400px; margin: 0 auto; }
-section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; margin: 14px 0; }
+@media (max-width: 600px) { main { padding: 10px 10px 40px; } header { padding: 10px; } }
+/* A table wider than a phone scrolls inside its section; the page itself never scrolls sideways. */
+section { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; margin: 14px 0;
+  overflow-x: auto; min-width: 0; }
 h2 { font-size: 15px; margin: 0 0 8px; display: flex; gap: 8px; align-items: baseline; }
 h2 .count { color: var(--muted); font-weight: 400; font-size: 13px; }
 table { width: 100%; border-collapse: collapse; font-size: 13px; }
@@ -34,7 +39,9 @@ button { font: inherit; font-size: 12px; border-radius: 7px; padding: 3px 9px; b
 button:hover:not(:disabled) { border-color: var(--brand); }
 button:disabled { opacity: .45; cursor: default; }
 button.primary { background: var(--brand); color: #fff; border-color: var(--brand); }
-.badge { display: inline-block; border-radius: 999px; padding: 0 8px; font-size: 11px; font-weight: 700; background: #e2e8f0; color: #334155; }
+/* A status is one word: never broken inside it (cells break long IDs anywhere, which badges inherit). */
+.badge { display: inline-block; border-radius: 999px; padding: 0 8px; font-size: 11px; font-weight: 700; background: #e2e8f0; color: #334155;
+  white-space: nowrap; overflow-wrap: normal; }
 .badge[data-tone="good"] { background: #dcfce7; color: var(--good); }
 .badge[data-tone="bad"] { background: #fee2e2; color: var(--bad); }
 .badge[data-tone="warn"] { background: #fef3c7; color: var(--warn); }
@@ -45,15 +52,15 @@ details.delivery summary { cursor: pointer; display: flex; gap: 8px; align-items
 details.delivery summary .url { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
 .attempt { border-left: 3px solid var(--line); padding-left: 10px; margin: 8px 0 8px 6px; }
 .attempt h4 { margin: 0; font-size: 12px; }
-.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
-@media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
+.grid2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px; }
+@media (max-width: 900px) { .grid2 { grid-template-columns: minmax(0, 1fr); } }
 .muted { color: var(--muted); font-size: 12px; }
 .empty { color: var(--muted); font-size: 13px; margin: 4px 0; }
 form.fault { display: flex; gap: 8px; flex-wrap: wrap; align-items: end; }
 form.fault label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
 input, select { font: inherit; font-size: 13px; padding: 3px 6px; border: 1px solid var(--line); border-radius: 6px; }
 #message:empty { display: none; }
-#message { position: fixed; right: 16px; bottom: 16px; max-width: 420px; border-radius: 10px; padding: 10px 14px; background: #e0f2fe; color: #075985; box-shadow: 0 4px 16px #0002; }
+#message { position: fixed; right: 16px; bottom: 16px; max-width: min(420px, calc(100vw - 32px)); border-radius: 10px; padding: 10px 14px; background: #e0f2fe; color: #075985; box-shadow: 0 4px 16px #0002; }
 #message[data-tone="bad"] { background: #fee2e2; color: var(--bad); }
 #message[data-tone="good"] { background: #dcfce7; color: var(--good); }
 [hidden] { display: none !important; }

@@ -13,7 +13,11 @@ function errorText(error: unknown): string {
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
 }
 
-/** Marks a running job done. False when it is not running (or, with `workerId`, no longer ours). */
+/**
+ * Marks a running job done. Its `last_error` stays: the error of its last failed attempt, which is
+ * what an operator looks for when a job succeeded only after retries (null when it never failed).
+ * False when it is not running (or, with `workerId`, no longer ours).
+ */
 export async function completeJob(
   q: Queryable,
   ctx: JobContext,
@@ -22,7 +26,7 @@ export async function completeJob(
 ): Promise<boolean> {
   const { rowCount } = await q.query(
     `UPDATE bnpl_jobs
-        SET status = 'done', locked_until = NULL, last_error = NULL, updated_at = coalesce($3::timestamptz, now())
+        SET status = 'done', locked_until = NULL, updated_at = coalesce($3::timestamptz, now())
       WHERE id = $1 AND status = 'running' AND ($2::text IS NULL OR locked_by = $2)`,
     [id, options.workerId ?? null, nowParam(ctx)],
   );
