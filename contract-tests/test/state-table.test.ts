@@ -7,6 +7,7 @@ describe('webhook.state-table cases', () => {
   it('holds every ordered pair in basic mode, and the forward ones in two other cases', () => {
     const cases = stateTableCases('basic');
     const canonical = cases.filter((c) => (ORDER_STATUSES as readonly string[]).includes(c.sent));
+    // Every pair once in its canonical case.
     expect(canonical).toHaveLength(ORDER_STATUSES.length ** 2);
     const find = (from: string, sent: string) => cases.find((c) => c.from === from && c.sent === sent);
     // What a table built on the enum's order applies: each must be ignored.
@@ -15,6 +16,8 @@ describe('webhook.state-table cases', () => {
     expect(find('APPROVED', 'APPROVED')).toMatchObject({ expected: 'APPROVED', applied: false });
     expect(find('PENDING', 'paid')).toMatchObject({ expected: 'PAID', applied: true, rule: 'R-SVC-13' });
     expect(find('APPROVED', 'Canceling')).toMatchObject({ expected: 'CANCELING', applied: true });
+    // ASCII folding only: a dotless ı is no i.
+    expect(find('PENDING', 'pa\u0131d')).toMatchObject({ expected: 'PENDING', applied: false });
   });
 
   it('leaves readiness out in data-sharing mode (the service refuses to pay an order it holds PENDING)', () => {

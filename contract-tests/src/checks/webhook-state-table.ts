@@ -50,6 +50,8 @@ export function stateTableCases(mode: CheckContext['mode']): StateTableCase[] {
         cases.push({ from, sent, expected: result.status, applied: true, rule: 'R-SVC-13' });
     }
   }
+  // R-SVC-13 folds ASCII only: "paıd" (dotless ı, which Unicode upper-cases to I) is no status.
+  cases.push({ from: 'PENDING', sent: 'pa\u0131d', expected: 'PENDING', applied: false, rule: 'R-SVC-13' });
   return cases;
 }
 
