@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
 import { generated, multiByteText } from '../support/generated.js';
-import { createOrder, expectMarketStatus, marketStatus, ownRecordIsApproved } from '../support/orders.js';
+import { createOrder, expectMarketStatus, marketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -141,7 +141,11 @@ export const webhookGeneratedChecks: ContractCheck[] = [
     spec: 'WIRE §6',
     rules: ['R-SVC-10', 'R-SVC-14'],
     async run(ctx) {
-      const { order } = await approvedAtService(ctx);
+      // The service holds this order PENDING and certify delivers APPROVED itself: reconciling with
+      // the service cannot bring back APPROVED, so a record that took an unknown value shows (R-EP-05).
+      const order = await createOrder(ctx);
+      const approved = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'));
+      expectAck(approved.exchange, false, `APPROVED for the PENDING order ${order.id}`);
       for (const status of generated(ctx, unknownStatus, 4)) {
         const sent = await sendWebhook(ctx, statusEvent(order.id, status));
         expectAck(
@@ -152,13 +156,13 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         const again = await sendWebhook(ctx, statusEvent(order.id, status), { eventId: sent.eventId });
         expectAck(again.exchange, true, `the same "${status}" event again (it was recorded as processed)`);
       }
-      await expectMarketStatus(ctx, order.id, 'APPROVED', 'only unknown statuses came after APPROVED');
-      // The status endpoint reconciles with the service (APPROVED there), which can hide a record
-      // that took the unknown value: the market's own record is what shows it.
-      ensure((await ownRecordIsApproved(ctx, order.id)) !== false, {
-        expected: `the market's own record of ${order.id} to stay APPROVED after unknown order_status values`,
-        actual: 'another status (an unknown status was stored or acted on)',
+      const { status, exchange } = await marketStatus(ctx, order.id);
+      ensure(status === 'APPROVED', {
+        expected: `the market to report ${order.id} APPROVED: only unknown statuses came after APPROVED, and the service (PENDING) cannot move it back`,
+        actual: `status ${status} (an unknown status was stored or acted on)`,
+        exchange,
         spec: 'WIRE §6',
+        rule: 'R-SVC-10',
       });
     },
   },
