@@ -91,11 +91,15 @@ export function openApiResponseCheck(mode: MarketOpenApiOptions['integrationMode
     const status = String(exchange.status);
     const documented = operation.responses.get(status) ?? operation.responses.get('default');
     const success = exchange.status < 400;
-    const fail = (mismatch: string) => {
+    // `defect` names the mismatch apart from the request (the same schema error of the same operation is one defect).
+    const fail = (mismatch: string, defect = mismatch) => {
       throw new ContractViolation({
         expected: `an answer to ${operation.id} (${operation.method} ${operation.path}) that matches docs/openapi`,
         actual: `${mismatch}\n    ${exchange.request.method} ${exchange.request.url} → ${exchange.status}`,
         spec: `WIRE §5 (OpenAPI operation ${operation.id})`,
+        rule: 'R-EP-20',
+        // The same mismatch of the same operation is one defect, whichever check's request met it.
+        defect: `openapi ${operation.id}: ${defect}`,
       });
     };
     if (!documented || (success && !operation.responses.has(status))) {
@@ -113,6 +117,9 @@ export function openApiResponseCheck(mode: MarketOpenApiOptions['integrationMode
     const body = exchange.json();
     if (body === undefined) return fail(`a ${type} body that is not JSON`);
     if (!validate(body))
-      fail(`the body does not match the ${status} schema: ${describeErrors(validate.errors)}`);
+      fail(
+        `the body does not match the ${status} schema: ${describeErrors(validate.errors)}`,
+        `the body breaks its schema: ${describeErrors(validate.errors)}`,
+      );
   };
 }

@@ -67,6 +67,12 @@ export interface ContractSuiteOptions {
   lacks?: readonly MarketCapability[];
   /** IDs of checks that failed earlier in this run (`runContractSuite` keeps it), for "not run (needs …)". */
   failedChecks?: ReadonlySet<string>;
+  /**
+   * The defects (`ContractViolation.defect`) earlier checks of this run failed on, each with the
+   * first check that met it (`runContractSuite` keeps it): a later check meeting the same defect is
+   * "not run (needs <that check>)", so one defect is one failure.
+   */
+  failedDefects?: ReadonlyMap<string, string>;
 }
 
 let runCounter = 0;
@@ -138,8 +144,8 @@ function createCheckContext(
 }
 
 function failureText(check: ContractCheck, error: unknown, http: ContractHttp): string {
-  if (error instanceof PrerequisiteFailed) return error.violation.describe(check.spec);
-  if (error instanceof ContractViolation) return error.describe(check.spec);
+  if (error instanceof PrerequisiteFailed) return error.violation.describe(check.spec, check.rules);
+  if (error instanceof ContractViolation) return error.describe(check.spec, check.rules);
   const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const last = http.last();
   return [
@@ -155,7 +161,7 @@ function leakedInternals(http: ContractHttp): string | undefined {
     try {
       expectNoInternals(exchange, `in a ${exchange.status} answer`);
     } catch (error) {
-      if (error instanceof ContractViolation) return error.describe('WIRE §2');
+      if (error instanceof ContractViolation) return error.describe('WIRE §2', ['R-ERR-12', 'R-ERR-13']);
       throw error;
     }
   }
@@ -173,6 +179,32 @@ async function serviceRefusals(options: ContractSuiteOptions, sinceCallId: numbe
     .slice(-5)
     .map((c) => `    ${c.method} ${c.path} → ${c.status} ${c.responseBody ?? ''}`.trimEnd());
   return `\nThe service refused calls the market made meanwhile:\n${lines.join('\n')}`;
+}
+
+/** The earlier check whose failure this error repeats, when it is one (a failed prerequisite, or the same defect). */
+function neededCheck(
+  check: ContractCheck,
+  error: unknown,
+  options: ContractSuiteOptions,
+): string | undefined {
+  if (
+    error instanceof PrerequisiteFailed &&
+    error.prerequisite !== check.id &&
+    options.failedChecks?.has(error.prerequisite)
+  )
+    return error.prerequisite;
+  const violation = error instanceof PrerequisiteFailed ? error.violation : error;
+  if (violation instanceof ContractViolation && violation.defect !== undefined) {
+    const first = options.failedDefects?.get(violation.defect);
+    if (first !== undefined && first !== check.id) return first;
+  }
+  return undefined;
+}
+
+/** The defect a failed check met, for `failedDefects`. */
+function defectOf(error: unknown): string | undefined {
+  const violation = error instanceof PrerequisiteFailed ? error.violation : error;
+  return violation instanceof ContractViolation ? violation.defect : undefined;
 }
 
 /** Runs one check with its own HTTP record and a deadline; never throws. */
@@ -223,21 +255,19 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
         ...advisories(),
       };
     }
-    if (
-      error instanceof PrerequisiteFailed &&
-      error.prerequisite !== check.id &&
-      options.failedChecks?.has(error.prerequisite)
-    ) {
-      return {
-        ...base,
-        status: 'not-run',
-        durationMs,
-        needs: error.prerequisite,
-        message: `not run (needs ${error.prerequisite})`,
-      };
+    const needs = neededCheck(check, error, options);
+    if (needs !== undefined) {
+      return { ...base, status: 'not-run', durationMs, needs, message: `not run (needs ${needs})` };
     }
     const refusals = await serviceRefusals(options, sinceCallId);
-    return { ...base, status: 'fail', durationMs, message: `${failureText(check, error, http)}${refusals}` };
+    const defect = defectOf(error);
+    return {
+      ...base,
+      status: 'fail',
+      durationMs,
+      message: `${failureText(check, error, http)}${refusals}`,
+      ...(defect !== undefined && { defect }),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -254,6 +284,7 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
   );
   const results: CheckResult[] = [];
   const failedChecks = new Set<string>();
+  const failedDefects = new Map<string, string>();
   for (const [index, check] of checks.entries()) {
     let result: CheckResult;
     if (options.deadlineAt !== undefined && Date.now() >= options.deadlineAt) {
@@ -267,9 +298,13 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
       };
     } else {
       options.onStart?.(check, index, checks.length);
-      result = await runCheck(check, { ...options, failedChecks });
+      result = await runCheck(check, { ...options, failedChecks, failedDefects });
     }
-    if (result.status === 'fail') failedChecks.add(check.id);
+    if (result.status === 'fail') {
+      failedChecks.add(check.id);
+      if (result.defect !== undefined && !failedDefects.has(result.defect))
+        failedDefects.set(result.defect, check.id);
+    }
     results.push(result);
     options.onResult?.(result);
   }

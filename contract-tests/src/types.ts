@@ -67,7 +67,10 @@ export interface CheckContext {
    * fail on it unless the market declares that capability missing (`--lacks <capability>`).
    */
   notExercised(capability: MarketCapability, why: string): never;
-  /** Notes advice in the report without failing (e.g. a rule that was not observable for this market). */
+  /**
+   * Notes advice in the report without failing: a recommendation (the kit's problem vocabulary),
+   * never a rule that could not be observed (that is `notExercised`).
+   */
   advise(note: string): void;
 }
 
@@ -79,6 +82,8 @@ export const MARKET_CAPABILITIES = {
   restart: 'certify can restart the market (--restart-command), to see what survives a restart',
   'stored-commitments':
     'the market exposes the claims it stored with their commitments (demo-user "claims", or the storedClaims option)',
+  'disburse-on-readiness':
+    'the data-sharing market disburses by itself on readiness (WIRE §3 R-STATE-06 lets it leave that to its systems instead)',
 } as const;
 export type MarketCapability = keyof typeof MARKET_CAPABILITIES;
 
@@ -115,6 +120,8 @@ export interface CheckResult {
   message?: string;
   /** For `not-run`: the check whose failure kept this one from running. */
   needs?: string;
+  /** For `fail`: the defect it met, when it names one (`ContractViolation.defect`), so later checks meeting it are not run. */
+  defect?: string;
   /** Advice that is not a failure, e.g. the kit's problem vocabulary not used (WIRE §2). */
   advisories?: string[];
   /** For `not-exercised`: the capability the market lacks, and whether it declared so. */

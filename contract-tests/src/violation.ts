@@ -15,12 +15,25 @@ export interface ViolationDetails {
   exchange?: HttpExchange | undefined;
   /** A narrower part of the specification than the check's own, e.g. `WIRE §2`. */
   spec?: string;
+  /**
+   * The rule of docs/protocol.md this failure breaks, when narrower than the check's own list
+   * (`R-SVC-13`); the report names it, else the check's rules.
+   */
+  rule?: string;
+  /**
+   * Names the defect itself, apart from the request that showed it (e.g. one OpenAPI mismatch of
+   * one operation): the runner fails the first check that meets it and reports every later check
+   * that meets the same defect "not run (needs <that check>)", so one defect is one failure.
+   */
+  defect?: string;
 }
 
 export class ContractViolation extends Error {
   readonly expected: string;
   readonly actual: string;
   readonly spec: string | undefined;
+  readonly rule: string | undefined;
+  readonly defect: string | undefined;
 
   constructor(details: ViolationDetails) {
     const actual =
@@ -30,12 +43,23 @@ export class ContractViolation extends Error {
     this.expected = details.expected;
     this.actual = actual;
     this.spec = details.spec;
+    this.rule = details.rule;
+    this.defect = details.defect;
   }
 
-  /** Multi-line text for reports: expected, got, specification. */
-  describe(checkSpec: string): string {
+  /**
+   * Multi-line text for reports: expected, got, specification, and the rule IDs of docs/protocol.md
+   * applied (this violation's own rule, else the check's).
+   */
+  describe(checkSpec: string, checkRules: readonly string[] = []): string {
     const spec = this.spec && this.spec !== checkSpec ? `${this.spec} (check: ${checkSpec})` : checkSpec;
-    return [`Expected: ${this.expected}`, `Got:      ${this.actual}`, `Broken:   ${spec}`].join('\n');
+    const rules = this.rule ? [this.rule] : checkRules;
+    return [
+      `Expected: ${this.expected}`,
+      `Got:      ${this.actual}`,
+      `Broken:   ${spec}`,
+      ...(rules.length > 0 ? [`Rule:     ${rules.join(', ')} (docs/protocol.md)`] : []),
+    ].join('\n');
   }
 }
 

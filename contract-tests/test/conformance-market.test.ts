@@ -20,7 +20,12 @@ import { LOADED_SERVICE_TIMEOUT_MS } from './fixtures/loaded-machine.js';
 
 async function certify(
   mode: IntegrationMode,
-  options: { vocabulary?: Vocabulary; defects?: readonly Defect[]; only?: readonly string[] } = {},
+  options: {
+    vocabulary?: Vocabulary;
+    defects?: readonly Defect[];
+    only?: readonly string[];
+    retryKeyedCalls?: boolean;
+  } = {},
 ): Promise<ContractReport> {
   const server = await serveConformanceMarket();
   // Its "database": a restart is a new market process on the same state.
@@ -42,6 +47,7 @@ async function certify(
             state,
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),
+            ...(options.retryKeyedCalls && { retryKeyedCalls: true }),
           }),
         );
       start();
@@ -62,6 +68,20 @@ describe('the conformance market (no @bnpl-kit code)', () => {
         else expect(advice).toEqual([]);
       });
     }
+  }
+});
+
+describe('a conformance market that retries keyed service calls (WIRE §6 R-SVC-05, same key R-SVC-06)', () => {
+  // Every check of the service's failures and keys: a retry with the same Idempotency-Key is correct.
+  const only = ['service-failure.', 'service.idempotency-key.', 'service.token.', 'orders.create.valid'];
+  for (const mode of ['basic', 'data-sharing'] as const) {
+    it(`passes those ${mode} checks`, async () => {
+      const report = await certify(mode, { retryKeyedCalls: true, only });
+      expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual(
+        [],
+      );
+      expect(report.results.some((r) => r.id === 'service-failure.create.error')).toBe(true);
+    });
   }
 });
 

@@ -81,8 +81,17 @@ describe('runCheck', () => {
     );
     expect(failed).toMatchObject({
       status: 'fail',
-      message: 'Expected: 401 for an old webhook\nGot:      200\nBroken:   WIRE §4',
+      // The failure names the rule it applies: the check's, unless the violation names its own.
+      message:
+        'Expected: 401 for an old webhook\nGot:      200\nBroken:   WIRE §4\nRule:     R-WH-13 (docs/protocol.md)',
     });
+    const narrower = await runCheck(
+      check('a.fail-rule', async () => {
+        throw new ContractViolation({ expected: 'APPROVED', actual: 'PENDING', rule: 'R-SVC-13' });
+      }),
+      options,
+    );
+    expect(narrower.message).toMatch(/\nRule: {5}R-SVC-13 \(docs\/protocol\.md\)$/);
 
     const skipped = await runCheck(
       check('a.skip', async (ctx) => ctx.skip('no session token')),
@@ -176,6 +185,43 @@ describe('runContractSuite', () => {
     // Without the prerequisite in the run, the same violation is the check's own failure.
     const alone = await runContractSuite({ ...options, checks, only: ['webhook.'] });
     expect(alone.results[0]).toMatchObject({ status: 'fail' });
+  });
+
+  it('fails one check per defect: later checks meeting the same defect are "not run (needs …)"', async () => {
+    // As the OpenAPI answer check throws it: the same mismatch of the same operation, whatever the request.
+    const schemaBreak = (url: string) =>
+      new ContractViolation({
+        expected: 'an answer to createOrder that matches docs/openapi',
+        actual: `/status must be string\n    POST ${url} → 201`,
+        defect: 'openapi createOrder 201: /status must be string',
+      });
+    const otherBreak = new ContractViolation({
+      expected: 'x',
+      actual: 'y',
+      defect: 'openapi getOrder 200: /id',
+    });
+    const checks = [
+      check('orders.create.valid', async () => {
+        throw schemaBreak('http://m/v1/orders#1');
+      }),
+      check('orders.status.one', async () => {
+        throw schemaBreak('http://m/v1/orders#2');
+      }),
+      check('webhook.one', async () => {
+        throw new PrerequisiteFailed('orders.create.valid', schemaBreak('http://m/v1/orders#3'));
+      }),
+      check('webhook.two', async () => {
+        throw otherBreak;
+      }),
+    ];
+    const report = await runContractSuite({ ...options, checks });
+    expect(report.results.map((r) => [r.id, r.status, r.message?.split('\n')[0]])).toEqual([
+      ['orders.create.valid', 'fail', 'Expected: an answer to createOrder that matches docs/openapi'],
+      ['orders.status.one', 'not-run', 'not run (needs orders.create.valid)'],
+      ['webhook.one', 'not-run', 'not run (needs orders.create.valid)'],
+      ['webhook.two', 'fail', 'Expected: x'],
+    ]);
+    expect(report.summary).toMatchObject({ failed: 2, notRun: 2 });
   });
 
   it('does not start checks after the deadline and fails the run', async () => {

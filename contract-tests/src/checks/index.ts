@@ -4,6 +4,7 @@ import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';
+import { offerDecisionChecks } from './offer-decisions.js';
 import { offerChecks } from './offers.js';
 import { orderActionChecks } from './orders-actions.js';
 import { orderCreateChecks } from './orders-create.js';
@@ -20,6 +21,7 @@ import { webhookEffectChecks } from './webhook-effects.js';
 import { webhookGeneratedChecks } from './webhook-generated.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
+import { webhookStateTableChecks } from './webhook-state-table.js';
 import { webhookVectorChecks } from './webhook-vectors.js';
 
 export const contractChecks: readonly ContractCheck[] = [
@@ -32,6 +34,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...webhookVectorChecks,
   ...webhookReceiverChecks,
   ...webhookStateChecks,
+  ...webhookStateTableChecks,
   ...webhookDeliveryPathChecks,
   ...webhookGeneratedChecks,
   ...webhookEffectChecks,
@@ -39,6 +42,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...pushClaimsChecks,
   ...offerChecks,
   ...offerConditionChecks,
+  ...offerDecisionChecks,
   ...idempotencyKeyChecks,
   ...serviceFailureChecks,
   ...requestLimitChecks,
@@ -59,6 +63,7 @@ export {
   idempotencyKeyChecks,
   offerChecks,
   offerConditionChecks,
+  offerDecisionChecks,
   orderActionChecks,
   orderCreateChecks,
   orderFieldChecks,
@@ -74,5 +79,6 @@ export {
   webhookGeneratedChecks,
   webhookReceiverChecks,
   webhookStateChecks,
+  webhookStateTableChecks,
   webhookVectorChecks,
 };

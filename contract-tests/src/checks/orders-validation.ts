@@ -82,7 +82,7 @@ const RULES: Record<string, string[]> = {
   'quantity-too-large': ['R-LINE-04'],
   'quantity-fraction': ['R-LINE-04'],
   'measment-unit-wrong': ['R-LINE-02'],
-  'measurement-unit-misspelled': ['R-LINE-03'],
+  'measurement-unit-misspelled': ['R-LINE-03', 'R-LINE-08'],
   'subtotal-mismatch': ['R-LINE-05'],
   'total-mismatch': ['R-ORDER-01'],
   'image-url-relative': ['R-LINE-06'],

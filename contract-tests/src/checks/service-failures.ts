@@ -14,6 +14,13 @@ import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } 
 
 const UPSTREAM = [502, 503, 504] as const;
 
+/**
+ * A fault holds for every attempt a market makes: R-SVC-05 lets a market retry a keyed call (the
+ * same Idempotency-Key, R-SVC-06), so a fault that lets the second attempt through would fail a
+ * market that retries correctly. Cleared right after the market's answer.
+ */
+const EVERY_ATTEMPT = 10;
+
 /** Runs `act` with `fault` injected, and clears every fault left afterwards (a market may not call at all). */
 async function withFault<T>(ctx: CheckContext, fault: RouteFaultSpec, act: () => Promise<T>): Promise<T> {
   await ctx.sandbox.injectFault(fault);
@@ -68,10 +75,14 @@ function createFailure(
 }
 
 export const serviceFailureChecks: ContractCheck[] = [
-  createFailure('error', { action: 'error', status: 500 }, 'answers 500'),
-  createFailure('malformed', { action: 'malformed' }, 'answers 200 with a malformed body'),
-  // The market's own service timeout decides when it gives up (WIRE §6: 8 s by default).
-  createFailure('timeout', { action: 'timeout' }, 'never answers', 30_000),
+  createFailure('error', { action: 'error', status: 500, times: EVERY_ATTEMPT }, 'answers 500'),
+  createFailure(
+    'malformed',
+    { action: 'malformed', times: EVERY_ATTEMPT },
+    'answers 200 with a malformed body',
+  ),
+  // The market's own service timeout decides when it gives up (WIRE §6: 8 s by default), each attempt.
+  createFailure('timeout', { action: 'timeout', times: EVERY_ATTEMPT }, 'never answers', 30_000),
   {
     id: 'service-failure.status.error',
     title: 'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem',
@@ -107,8 +118,10 @@ export const serviceFailureChecks: ContractCheck[] = [
       async run(ctx) {
         const id = await approvedOrder(ctx);
         const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
-        const exchange = await withFault(ctx, { operation, action: 'error', status: 503, times: 3 }, () =>
-          postAction(ctx, id, action),
+        const exchange = await withFault(
+          ctx,
+          { operation, action: 'error', status: 503, times: EVERY_ATTEMPT },
+          () => postAction(ctx, id, action),
         );
         expectUpstreamProblem(exchange, `answers 503 to ${operation}`);
         const again = await postAction(ctx, id, action);
@@ -131,7 +144,7 @@ export const serviceFailureChecks: ContractCheck[] = [
       const { user, credifyId } = await signedInAtService(ctx);
       const exchange = await withFault(
         ctx,
-        { operation: 'pushClaimTokens', action: 'error', status: 500 },
+        { operation: 'pushClaimTokens', action: 'error', status: 500, times: EVERY_ATTEMPT },
         () => pushOwnClaims(ctx, user, credifyId),
       );
       expectUpstreamProblem(exchange, 'answers 500 to the claim tokens');

@@ -33,13 +33,32 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
       if (ctx.mode === 'basic') {
-        // No disbursement in basic mode: the requirement event alone must leave the order APPROVED.
+        // R-STATE-07: the requirement event alone moves no status. A market may disburse on it (in
+        // either mode: R-STATE-06 only bounds it to once); the service's answer to that may move the
+        // status (a reconciled service answer, which R-STATE-07 allows), the event itself never.
         const { exchange } = await sendWebhook(ctx, requirementEvent(id, true));
         expectAck(exchange, false, 'a disbursement requirement event with is_fulfilled: true');
-        await expectMarketStatus(ctx, id, 'APPROVED', 'is_fulfilled is not a status update (WIRE §3)');
+        const { status, exchange: read } = await marketStatus(ctx, id);
+        if (status !== 'APPROVED') {
+          // Read after the status, so a disbursement that raced the read is seen.
+          const disbursed = (await callsOf(ctx, since, 'disburseOrder')).some((c) =>
+            c.path.includes(encodeURIComponent(id)),
+          );
+          const history = (await ctx.sandbox.order(id))?.history ?? [];
+          ensure(disbursed && history.includes(status), {
+            expected: `order ${id} to stay APPROVED after is_fulfilled: true, or to hold the status the service answered the market's disbursement with`,
+            actual: `status ${status}; ${disbursed ? `the service's history ${history.join(' → ')}` : 'no disbursement call was made'}`,
+            exchange: read,
+            spec: 'WIRE §3',
+            rule: 'R-STATE-07',
+          });
+        }
       }
-      await ctx.sandbox.ready(id);
-      await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      // The service confirms readiness with its own DISBURSING too, unless a disbursement moved it on.
+      if (ctx.mode === 'data-sharing' || (await ctx.sandbox.order(id))?.status === 'APPROVED') {
+        await ctx.sandbox.ready(id);
+        await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      }
       for (let round = 0; round < 2; round++) {
         for (const [what, body] of [
           ['DISBURSING status update', statusEvent(id, 'DISBURSING')],
@@ -49,7 +68,8 @@ export const serviceLifecycleChecks: ContractCheck[] = [
           expectAck(exchange, false, `a repeated ${what} (new event ID, round ${round + 1})`);
         }
       }
-      if (ctx.mode === 'data-sharing') {
+      {
+        // At most once, in either mode (R-STATE-06): a market that never disburses passes too.
         const count = await ctx.sandbox.disbursements(id);
         // A service that does not dedupe by state would pay once per distinct Idempotency-Key.
         const keys = new Set(

@@ -48,13 +48,24 @@ export const serviceStatusChecks: ContractCheck[] = [
       "A create answer with an order_status outside the six stores the order as PENDING and reports the service's value",
     modes: BOTH_MODES,
     spec: 'WIRE §6',
-    rules: ['R-SVC-11', 'R-EP-19'],
+    rules: ['R-SVC-11', 'R-EP-19', 'R-SVC-15'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const created = await withNewStatus(ctx, 'createOrder', () => postOrder(ctx, request));
       const what = `for creating an order the service answered with order_status ${NEW_STATUS}`;
       expectStatus(created, 201, what, 'WIRE §6');
       expectReported(created, 'PENDING', what);
+      // The same create again is answered from the market's record, without a service call: the
+      // service's value of the first answer is not stored, so it is not reported (R-SVC-15).
+      const replayed = await postOrder(ctx, request);
+      expectStatus(replayed, 200, 'for the same create request again (R-EP-02)', 'WIRE §5');
+      const body = expectJsonObject(replayed, 'for the repeated create');
+      ensure(body.status === 'PENDING' && body.service_status === undefined, {
+        expected: `the stored order, status PENDING and no service_status, for the create repeated without a service call`,
+        exchange: replayed,
+        spec: 'WIRE §6',
+        rule: 'R-SVC-15',
+      });
     },
   },
   {
@@ -63,7 +74,7 @@ export const serviceStatusChecks: ContractCheck[] = [
       "A status or action answer of the service with an order_status outside the six keeps the stored status and reports the service's value",
     modes: BOTH_MODES,
     spec: 'WIRE §6',
-    rules: ['R-EP-19'],
+    rules: ['R-EP-19', 'R-SVC-11'],
     async run(ctx) {
       const { order } = await approvedAtService(ctx);
       const status = await withNewStatus(ctx, 'getOrder', () =>

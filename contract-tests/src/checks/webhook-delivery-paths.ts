@@ -37,34 +37,42 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
   {
     id: 'webhook.effect-before-record',
     title:
-      'A readiness delivery whose disbursement fails at the service is not recorded as processed: a redelivery pays the order (observable for markets that disburse on readiness)',
+      'A readiness delivery whose disbursement fails at the service is not recorded as processed: a redelivery pays the order (not exercised for a market that leaves disbursement to its systems: --lacks disburse-on-readiness)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §4',
     rules: ['R-WH-19', 'R-WH-18'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
+      const disburseCalls = async () =>
+        (await ctx.sandbox.serviceCalls(since)).filter(
+          (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+        );
+      // The fault stays until the market's first disbursement call met it: during the webhook's
+      // processing, or later from a job the webhook enqueued (one local write with the event ID).
       await ctx.sandbox.injectFault({ operation: 'disburseOrder', action: 'error', status: 500 });
       let delivery: Awaited<ReturnType<typeof ctx.sandbox.awaitStatusDelivery>>;
+      let tried: Awaited<ReturnType<typeof disburseCalls>>;
       try {
         await ctx.sandbox.ready(id);
         delivery = await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+        tried = await pollUntil(
+          async () => {
+            const calls = await disburseCalls();
+            return calls.length > 0 ? calls : undefined;
+          },
+          { timeoutMs: MARKET_EFFECT_WAIT_MS, what: `a disbursement call for ${id}` },
+        ).catch(() => []);
       } finally {
         await ctx.sandbox.clearFaults();
       }
-      const tried = (await ctx.sandbox.serviceCalls(since)).some(
-        (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
-      );
-      // A market that does not call the service while processing a webhook has no effect that can
-      // fail over HTTP; its event ID and status change are one local write, which certify cannot break.
-      // A market that enqueues the disbursement (one local write with the event ID) has no effect
-      // that can fail over HTTP while the webhook is processed: advice, not a verdict.
-      if (!tried) {
-        ctx.advise(
-          'webhook.effect-before-record: not observable here (the market made no service call while processing the readiness webhook); record each event ID in the same transaction as its effect (WIRE §4)',
+      // A market that never asks for its money on readiness leaves it to its systems (R-STATE-06):
+      // its effect cannot fail over HTTP here, so nothing about R-WH-19 was shown.
+      if (tried.length === 0)
+        ctx.notExercised(
+          'disburse-on-readiness',
+          `the market made no disbursement call for ${id} within ${MARKET_EFFECT_WAIT_MS / 1000} s of its readiness delivery, so no effect of a webhook could be made to fail (R-WH-19)`,
         );
-        return;
-      }
       // The service redelivers (the market's 5xx asks for it; after a 2xx, a replay is what an
       // operator would do). Either way the disbursement must happen in the end, exactly once.
       const replayed = await ctx.sandbox.replay(delivery.id);

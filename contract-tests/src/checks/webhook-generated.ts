@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
 import { generated, multiByteText } from '../support/generated.js';
-import { createOrder, expectMarketStatus, ownRecordIsApproved } from '../support/orders.js';
+import { createOrder, expectMarketStatus, marketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -139,9 +139,13 @@ export const webhookGeneratedChecks: ContractCheck[] = [
     title: 'An order_status outside the six is acknowledged (200), recorded as processed, and moves nothing',
     modes: BOTH_MODES,
     spec: 'WIRE §6',
-    rules: ['R-SVC-10'],
+    rules: ['R-SVC-10', 'R-SVC-14'],
     async run(ctx) {
-      const { order } = await approvedAtService(ctx);
+      // The service holds this order PENDING and certify delivers APPROVED itself: reconciling with
+      // the service cannot bring back APPROVED, so a record that took an unknown value shows (R-EP-05).
+      const order = await createOrder(ctx);
+      const approved = await sendWebhook(ctx, statusEvent(order.id, 'APPROVED'));
+      expectAck(approved.exchange, false, `APPROVED for the PENDING order ${order.id}`);
       for (const status of generated(ctx, unknownStatus, 4)) {
         const sent = await sendWebhook(ctx, statusEvent(order.id, status));
         expectAck(
@@ -152,13 +156,13 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         const again = await sendWebhook(ctx, statusEvent(order.id, status), { eventId: sent.eventId });
         expectAck(again.exchange, true, `the same "${status}" event again (it was recorded as processed)`);
       }
-      await expectMarketStatus(ctx, order.id, 'APPROVED', 'only unknown statuses came after APPROVED');
-      // The status endpoint reconciles with the service (APPROVED there), which can hide a record
-      // that took the unknown value: the market's own record is what shows it.
-      ensure((await ownRecordIsApproved(ctx, order.id)) !== false, {
-        expected: `the market's own record of ${order.id} to stay APPROVED after unknown order_status values`,
-        actual: 'another status (an unknown status was stored or acted on)',
+      const { status, exchange } = await marketStatus(ctx, order.id);
+      ensure(status === 'APPROVED', {
+        expected: `the market to report ${order.id} APPROVED: only unknown statuses came after APPROVED, and the service (PENDING) cannot move it back`,
+        actual: `status ${status} (an unknown status was stored or acted on)`,
+        exchange,
         spec: 'WIRE §6',
+        rule: 'R-SVC-10',
       });
     },
   },
@@ -195,22 +199,19 @@ export const webhookGeneratedChecks: ContractCheck[] = [
     rules: ['R-SVC-13'],
     async run(ctx) {
       for (const status of generated(ctx, approvedInSomeCase, 2)) {
-        const order = await approvedUnannounced(ctx);
+        // The service holds this order PENDING: reconciling with it cannot make it APPROVED (R-EP-05
+        // reconciles forward only), so an APPROVED record here can only come from this webhook. The
+        // same proof in both modes, whatever the market answers while the service fails.
+        const order = await createOrder(ctx);
         const { exchange } = await sendWebhook(ctx, statusEvent(order.id, status));
         expectAck(exchange, false, `order_status "${status}" (seed ${ctx.seed})`);
-        // The status endpoint reconciles with the service (APPROVED there), which would hide a market
-        // that ignored the update: its own record is what shows it.
-        const approved = await ownRecordIsApproved(ctx, order.id);
-        if (approved === undefined) {
-          ctx.advise(
-            'webhook.status-case-insensitive: only the acknowledgement was checked (the market answers its status endpoint with an error while the service fails, so its own record could not be read)',
-          );
-          return;
-        }
-        ensure(approved, {
-          expected: `the market's own record of ${order.id} to be APPROVED after an acknowledged order_status "${status}"`,
-          actual: 'another status (the update was not read case-insensitively)',
+        const { status: stored, exchange: read } = await marketStatus(ctx, order.id);
+        ensure(stored === 'APPROVED', {
+          expected: `the market to report ${order.id} APPROVED after an acknowledged order_status "${status}" (the service still holds it PENDING, so only the webhook could have moved it)`,
+          actual: `status ${stored} (the update was not read case-insensitively)`,
+          exchange: read,
           spec: 'WIRE §6',
+          rule: 'R-SVC-13',
         });
       }
     },
@@ -220,7 +221,7 @@ export const webhookGeneratedChecks: ContractCheck[] = [
     title: 'A correctly signed body that is not JSON, or breaks its event schema, is a 400 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
-    rules: ['R-WH-17'],
+    rules: ['R-WH-17', 'R-SVC-14'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const bodies: [string, string][] = [
@@ -235,6 +236,19 @@ export const webhookGeneratedChecks: ContractCheck[] = [
         [
           'a status update whose order_status is a number',
           JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 3 }),
+        ],
+        [
+          // WIRE §6 R-SVC-14: the bound of the event schema; R-SVC-10 covers values within it only.
+          'a status update whose order_status has 65 characters',
+          JSON.stringify({
+            type: 'BNPL_ORDER_STATUS_UPDATED',
+            order_id: order.id,
+            order_status: 'X'.repeat(65),
+          }),
+        ],
+        [
+          'a status update whose order_status is empty',
+          JSON.stringify({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: '' }),
         ],
         [
           'a requirement event without order_id',

@@ -11,6 +11,8 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
   'R-STATE-04': "the log is the market's own; nothing of it reaches the wire",
   'R-WH-10':
     "certify gives the market SERVICE_PUBLIC_KEY; where a market without it keeps the key it fetched is inside the market (a key taken from the request is caught by R-WH-12's checks)",
+  'R-SVC-16':
+    'certify gives the market SERVICE_PUBLIC_KEY (as for R-WH-10), so the public-key call is not made; packages/core tests the entity_id it sends',
   'R-WH-11':
     'with SERVICE_PUBLIC_KEY configured (as certify does) no key is fetched, so the refresh rate has nothing to show',
   'R-WH-21':

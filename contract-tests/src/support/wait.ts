@@ -1,5 +1,6 @@
 /** Waiting for a market to come up; the polling itself is `@bnpl-kit/core/testing`'s. */
 import { pollUntil } from '@bnpl-kit/core/testing';
+import { ephemeralPortHint } from '../ephemeral-ports.js';
 
 /**
  * Waits until something answers HTTP at `url` (any status: a 404 still proves the market is up).
@@ -17,7 +18,13 @@ export function waitForHttp(
       return response.status;
     },
     { timeoutMs: options.timeoutMs, intervalMs: 100, what: options.what ?? `an HTTP answer from ${url}` },
-  );
+  ).catch((error: unknown) => {
+    // Name the likeliest cause when the port is one a client socket can hold.
+    const hint = ephemeralPortHint(url);
+    if (!hint || !(error instanceof Error)) throw error;
+    error.message = `${error.message}. ${hint}`;
+    throw error;
+  });
 }
 
 /**

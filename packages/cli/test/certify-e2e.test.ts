@@ -35,9 +35,10 @@ it('prints the configuration, waits for the market started with it, certifies it
       report,
       '--timeout',
       '60',
-      // The market here keeps its state in memory: it lacks restarts on purpose.
+      // The market here keeps its state in memory and leaves disbursement to its systems: it
+      // lacks restarts and disbursement on readiness on purpose.
       '--lacks',
-      'restart',
+      'restart,disburse-on-readiness',
     ],
     { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } },
   );

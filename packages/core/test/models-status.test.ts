@@ -4,6 +4,7 @@ import {
   assertStatusIn,
   isDirectTransition,
   isFinalStatus,
+  knownOrderStatus,
   ORDER_STATUSES,
   type OrderStatus,
   orderStatusSchema,
@@ -63,6 +64,14 @@ describe('order status transitions (WIRE §3)', () => {
       expect((error as KitError).status).toBe(409);
       expect((error as KitError).message).toContain('PAID');
     }
+  });
+
+  it('folds ASCII letters only (WIRE §6 R-SVC-13): a dotless ı is no i', () => {
+    expect(knownOrderStatus('Paid')).toBe('PAID');
+    // JavaScript's toUpperCase maps "ı" (U+0131) and "ſ" (U+017F) to I and S.
+    expect(knownOrderStatus('pa\u0131d')).toBeUndefined();
+    expect(knownOrderStatus('di\u017Fbursing')).toBeUndefined();
+    expect(orderStatusSchema.safeParse('pa\u0131d').success).toBe(false);
   });
 
   it('accepts the lower-case prose spelling on the wire', () => {

@@ -9,9 +9,12 @@ import { KitError } from '../errors.js';
 export const ORDER_STATUSES = ['PENDING', 'APPROVED', 'DISBURSING', 'CANCELING', 'PAID', 'CANCELED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** WIRE §6 R-SVC-13: ASCII letters fold, nothing else ("paıd" with a dotless ı stays unknown). */
+const asciiUpperCase = (value: string) => value.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+
 // Providers have been seen writing "approved" in prose; the wire value is upper case.
 export const orderStatusSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? v.toUpperCase() : v),
+  (v) => (typeof v === 'string' ? asciiUpperCase(v) : v),
   z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }),
 );
 
@@ -19,7 +22,7 @@ const KNOWN = new Set<string>(ORDER_STATUSES);
 
 /** The known status a service value names (case-insensitively), or undefined for any other value. */
 export function knownOrderStatus(value: string): OrderStatus | undefined {
-  const upper = value.toUpperCase();
+  const upper = asciiUpperCase(value);
   return KNOWN.has(upper) ? (upper as OrderStatus) : undefined;
 }
 
