@@ -2,6 +2,9 @@
 import type { IntegrationMode } from '@bnpl-kit/core';
 import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
+import { concurrencyChecks } from './concurrency.js';
+import { domainSyntaxChecks } from './domain-syntax.js';
+import { domainValueChecks } from './domain-values.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';
 import { offerChecks } from './offers.js';
@@ -43,6 +46,9 @@ export const contractChecks: readonly ContractCheck[] = [
   ...serviceFailureChecks,
   ...requestLimitChecks,
   ...browserChecks,
+  ...domainValueChecks,
+  ...domainSyntaxChecks,
+  ...concurrencyChecks,
 ];
 
 /** The checks that apply to `mode`, optionally narrowed to IDs or ID prefixes (`webhook.`). */
@@ -56,6 +62,9 @@ export function checksFor(mode: IntegrationMode, only?: readonly string[]): Cont
 
 export {
   browserChecks,
+  concurrencyChecks,
+  domainSyntaxChecks,
+  domainValueChecks,
   idempotencyKeyChecks,
   offerChecks,
   offerConditionChecks,
