@@ -223,6 +223,22 @@ const ENDPOINTS: BodyEndpoint[] = [
       };
     },
   },
+  {
+    operation: 'filterOffers',
+    slug: 'offer-filter',
+    fixture: { local_id: 'user', offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }] },
+    ruleOf: () => 'R-OFFER-01',
+    alsoRules: ['R-ERR-03', 'R-ERR-04'],
+    validCases: 'none',
+    async prepare(ctx) {
+      const user = await signedInUser(ctx);
+      const headers = await credentialsFor(ctx, MARKET_ROUTES.filterOffers.auth);
+      return {
+        base: { local_id: user.id, offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }] },
+        send: (body) => ctx.http.send(routeUrl(ctx, 'filterOffers'), { method: 'POST', json: body, headers }),
+      };
+    },
+  },
 ];
 
 interface Outcome {
