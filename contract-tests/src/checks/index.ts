@@ -2,6 +2,9 @@
 import type { IntegrationMode } from '@bnpl-kit/core';
 import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
+import { concurrencyChecks } from './concurrency.js';
+import { domainSyntaxChecks } from './domain-syntax.js';
+import { domainValueChecks } from './domain-values.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';
 import { offerDecisionChecks } from './offer-decisions.js';
@@ -47,6 +50,9 @@ export const contractChecks: readonly ContractCheck[] = [
   ...serviceFailureChecks,
   ...requestLimitChecks,
   ...browserChecks,
+  ...domainValueChecks,
+  ...domainSyntaxChecks,
+  ...concurrencyChecks,
 ];
 
 /** The checks that apply to `mode`, optionally narrowed to IDs or ID prefixes (`webhook.`). */
@@ -60,6 +66,9 @@ export function checksFor(mode: IntegrationMode, only?: readonly string[]): Cont
 
 export {
   browserChecks,
+  concurrencyChecks,
+  domainSyntaxChecks,
+  domainValueChecks,
   idempotencyKeyChecks,
   offerChecks,
   offerConditionChecks,

@@ -7,6 +7,7 @@
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
+import { routeUrl } from '../support/routes.js';
 import { bearer } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
@@ -113,7 +114,7 @@ function expectRanks(
 
 async function callFilter(ctx: CheckContext, body: unknown) {
   const token = await ctx.sandbox.offerFilterToken();
-  return ctx.http.send(ctx.url(ctx.paths.offerFilter), {
+  return ctx.http.send(routeUrl(ctx, 'filterOffers'), {
     method: 'POST',
     json: body,
     headers: bearer(token),

@@ -9,6 +9,7 @@ import type { ClaimValue } from '@bnpl-kit/core/wire';
 import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
+import { routeUrl } from '../support/routes.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface PickedClaim {
@@ -38,7 +39,7 @@ function callFilter(
   headers: Record<string, string>,
   localId: string,
 ): Promise<HttpExchange> {
-  return ctx.http.send(ctx.url(ctx.paths.offerFilter), {
+  return ctx.http.send(routeUrl(ctx, 'filterOffers'), {
     method: 'POST',
     headers,
     json: { local_id: localId, offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }] },

@@ -89,14 +89,15 @@ export const orderActionChecks: ContractCheck[] = [
     rules: ['R-EP-08', 'R-EP-09'],
     async run(ctx) {
       const id = await approvedOrder(ctx);
-      const answers = await Promise.all([1, 2, 3].map(() => postAction(ctx, id, 'disburse')));
+      // Five at once: enough to interleave a read and a write that no lock holds apart.
+      const answers = await Promise.all(Array.from({ length: 5 }, () => postAction(ctx, id, 'disburse')));
       for (const exchange of answers) {
         expectStatus(exchange, [202, 409], 'for disbursing an APPROVED order (409 only once it is paid)');
       }
       ensure(
         answers.some((e) => e.status === 202),
         {
-          expected: 'at least one of three concurrent disburse requests to be accepted (202)',
+          expected: 'at least one of five concurrent disburse requests to be accepted (202)',
           actual: `statuses ${answers.map((e) => e.status).join(', ')}`,
         },
       );

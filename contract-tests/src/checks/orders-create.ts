@@ -2,6 +2,7 @@
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import { createOrder, postOrder, sampleOrder, sampleOrderOfQuantity } from '../support/orders.js';
+import { routeUrl } from '../support/routes.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
 /** A create request the market cannot read as an order: refused before any validation (WIRE §2). */
@@ -44,7 +45,7 @@ function unreadableBodyCheck(c: UnreadableBody): ContractCheck {
     spec: 'WIRE §2',
     rules: c.rules,
     async run(ctx) {
-      const exchange = await ctx.http.send(ctx.url('/orders'), {
+      const exchange = await ctx.http.send(routeUrl(ctx, 'createOrder'), {
         method: 'POST',
         headers: { ...ctx.systemAuth, 'content-type': c.contentType },
         body: c.body(ctx),

@@ -1,35 +1,32 @@
 /** The order status endpoint (WIRE §5) and authentication of every market-system endpoint. */
+import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';
-import { createOrder, expectMarketStatus, orderPath, sampleOrder, statusPath } from '../support/orders.js';
+import { createOrder, expectMarketStatus, sampleOrder, statusPath } from '../support/orders.js';
+import { MARKET_ROUTES, routeLabel, routesServed, routeUrl } from '../support/routes.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
-/** Each endpoint the market's own systems call in this mode, without credentials. */
+/**
+ * Each endpoint the market's own systems call in this mode (the route table's `market-systems`
+ * routes), sent with `headers` only: a body where the route takes one, the order for a path `:id`.
+ */
 function systemCalls(
   ctx: CheckContext,
   orderId: string,
 ): { what: string; send(h: Record<string, string>): Promise<HttpExchange> }[] {
-  const calls = [
-    {
-      what: 'POST /orders',
-      send: (headers: Record<string, string>) =>
-        ctx.http.send(ctx.url('/orders'), { method: 'POST', json: sampleOrder(ctx.unique('ref')), headers }),
-    },
-    {
-      what: 'GET /orders/service/:id',
-      send: (headers: Record<string, string>) => ctx.http.send(statusPath(ctx, orderId), { headers }),
-    },
-  ];
-  if (ctx.mode === 'data-sharing') {
-    for (const action of ['cancel', 'disburse'] as const) {
-      calls.push({
-        what: `POST /orders/:id/${action}`,
-        send: (headers) => ctx.http.send(orderPath(ctx, orderId, action), { method: 'POST', headers }),
-      });
-    }
-  }
-  return calls;
+  return routesServed(ctx.mode)
+    .filter((operation) => MARKET_ROUTES[operation].auth === 'market-systems')
+    .map((operation) => {
+      const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+      const url = routeUrl(ctx, operation, route.params?.id === undefined ? {} : { id: orderId });
+      const json = route.request?.required ? sampleOrder(ctx.unique('ref')) : undefined;
+      return {
+        what: routeLabel(operation),
+        send: (headers: Record<string, string>) =>
+          ctx.http.send(url, { method: route.method, headers, ...(json !== undefined && { json }) }),
+      };
+    });
 }
 
 export const orderStatusChecks: ContractCheck[] = [

@@ -4,12 +4,21 @@
  * of which may reach the service.
  */
 import type { IntegrationMode } from '@bnpl-kit/core';
+import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, expectStatus, problemPaths } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
 import { createOrder, orderPath } from '../support/orders.js';
+import {
+  credentialsFor,
+  MARKET_ROUTES,
+  routeLabel,
+  routeSlug,
+  routesWhere,
+  routeUrl,
+} from '../support/routes.js';
 import { bearer, signedInUser } from '../support/users.js';
-import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 interface LimitedEndpoint {
   slug: string;
@@ -28,43 +37,29 @@ function post(ctx: CheckContext, url: string, body: string, headers: Record<stri
   });
 }
 
-const ENDPOINTS: LimitedEndpoint[] = [
-  {
-    slug: 'orders',
-    what: 'POST /orders',
-    modes: BOTH_MODES,
-    send: (ctx, body) => post(ctx, ctx.url('/orders'), body, ctx.systemAuth),
-  },
-  ...(['cancel', 'disburse'] as const).map(
-    (action): LimitedEndpoint => ({
-      slug: action,
-      what: `POST /orders/:id/${action}`,
-      modes: DATA_SHARING_ONLY,
-      async send(ctx, body) {
-        const order = await createOrder(ctx);
-        return post(ctx, orderPath(ctx, order.id, action), body, ctx.systemAuth);
-      },
-    }),
-  ),
-  {
-    slug: 'push-claims',
-    what: 'POST /push-claims',
-    modes: DATA_SHARING_ONLY,
+/**
+ * Every route of the route table that reads a JSON body under the cap (`payload_too_large` among its
+ * problems), the webhook aside (its limit has checks of its own, signed): a path parameter names a
+ * fresh order.
+ */
+const ENDPOINTS: LimitedEndpoint[] = routesWhere(
+  (route) =>
+    route.method === 'POST' &&
+    route.auth !== 'webhook-signature' &&
+    route.problems.includes('payload_too_large'),
+).map((operation) => {
+  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+  return {
+    slug: routeSlug(operation),
+    what: routeLabel(operation),
+    modes: route.modes,
     async send(ctx, body) {
-      const user = await signedInUser(ctx);
-      return post(ctx, ctx.url('/push-claims'), body, bearer(user.sessionToken));
+      const params: Record<string, string> =
+        route.params?.id === undefined ? {} : { id: (await createOrder(ctx)).id };
+      return post(ctx, routeUrl(ctx, operation, params), body, await credentialsFor(ctx, route.auth));
     },
-  },
-  {
-    slug: 'offer-filter',
-    what: 'POST /offers/filter',
-    modes: DATA_SHARING_ONLY,
-    async send(ctx, body) {
-      const token = await ctx.sandbox.offerFilterToken();
-      return post(ctx, ctx.url(ctx.paths.offerFilter), body, bearer(token));
-    },
-  },
-];
+  };
+});
 
 function oversized(ctx: CheckContext): string {
   // Four times the webhook limit: over any sensible limit for these small JSON bodies.
@@ -131,7 +126,7 @@ export const requestLimitChecks: ContractCheck[] = [
         ['a JSON array', '[]'],
       ];
       for (const [what, body] of bodies) {
-        const exchange = await ctx.http.send(ctx.url('/push-claims'), {
+        const exchange = await ctx.http.send(routeUrl(ctx, 'pushClaims'), {
           method: 'POST',
           body,
           headers: { ...bearer(user.sessionToken), 'content-type': 'application/json' },

@@ -8,6 +8,7 @@ import { ensure, expectJsonObject, expectStatus, type JsonObject } from '../expe
 import type { HttpExchange } from '../http.js';
 import type { CheckContext } from '../types.js';
 import { ContractViolation, PrerequisiteFailed } from '../violation.js';
+import { routeUrl } from './routes.js';
 
 interface WireAmount {
   value: string;
@@ -51,7 +52,7 @@ export function postOrder(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<HttpExchange> {
-  return ctx.http.send(ctx.url('/orders'), {
+  return ctx.http.send(routeUrl(ctx, 'createOrder'), {
     method: 'POST',
     json: body,
     headers: { ...ctx.systemAuth, ...headers },
@@ -93,11 +94,11 @@ export async function createOrder(
 }
 
 export function orderPath(ctx: CheckContext, id: string, action: 'cancel' | 'disburse'): string {
-  return ctx.url(`/orders/${encodeURIComponent(id)}/${action}`);
+  return routeUrl(ctx, action === 'cancel' ? 'cancelOrder' : 'disburseOrder', { id });
 }
 
 export function statusPath(ctx: CheckContext, id: string): string {
-  return ctx.url(`/orders/service/${encodeURIComponent(id)}`);
+  return routeUrl(ctx, 'getOrderStatus', { id });
 }
 
 /** `GET /v1/orders/service/:id` → the status the market reports (its local record reconciled). */

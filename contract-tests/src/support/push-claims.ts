@@ -1,6 +1,7 @@
 /** `POST /push-claims` (WIRE §5, data-sharing mode), as a signed-in user's browser sends it. */
 import type { HttpExchange } from '../http.js';
 import type { CheckContext } from '../types.js';
+import { routeUrl } from './routes.js';
 import { bearer, type SignedInUser } from './users.js';
 
 export function pushClaims(
@@ -8,7 +9,7 @@ export function pushClaims(
   headers: Record<string, string>,
   body: unknown,
 ): Promise<HttpExchange> {
-  return ctx.http.send(ctx.url('/push-claims'), { method: 'POST', json: body, headers });
+  return ctx.http.send(routeUrl(ctx, 'pushClaims'), { method: 'POST', json: body, headers });
 }
 
 /** The user pushes their own claims, the way the SDK's pushClaimTokensTask does. */

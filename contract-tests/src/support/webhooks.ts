@@ -6,6 +6,7 @@
 import { expect2xx, expectJsonObject, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { CheckContext } from '../types.js';
+import { routeUrl } from './routes.js';
 
 export interface WebhookSendOptions {
   eventId?: string;
@@ -62,7 +63,7 @@ export async function sendWebhook(
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     headers[name] = value;
   }
-  const exchange = await ctx.http.send(ctx.url(ctx.paths.webhook), {
+  const exchange = await ctx.http.send(routeUrl(ctx, 'receiveWebhook'), {
     method: 'POST',
     headers,
     body,

@@ -1,0 +1,174 @@
+/**
+ * Requests that arrive together, as a busy market's systems and a retrying service send them: every
+ * outcome is held to the rules (one order per reference, one transition per order, one payment, one
+ * effect per event), and the losers get the documented codes. A market that reads a row and acts
+ * on it without a lock passes every sequential check and fails these.
+ */
+import { ensure, expectProblem, isObject } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { approvedOrder } from '../support/approvals.js';
+import { postAction, postOrder, sampleOrder, sampleOrderOfQuantity } from '../support/orders.js';
+import { sendWebhook } from '../support/webhooks.js';
+import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+
+/** How many requests race: enough to interleave on any server, few enough for a small one. */
+const RACERS = 5;
+
+const statuses = (answers: readonly HttpExchange[]) => answers.map((a) => a.status).join(', ');
+
+export const concurrencyChecks: ContractCheck[] = [
+  {
+    id: 'concurrency.create-same-reference',
+    title: `${RACERS} concurrent creates of one reference_id with equal bodies make one order: one 201, the others 200 with it`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-EP-01', 'R-EP-02'],
+    async run(ctx) {
+      const order = sampleOrder(ctx.unique('ref-race'));
+      const answers = await Promise.all(Array.from({ length: RACERS }, () => postOrder(ctx, order)));
+      const created = answers.filter((a) => a.status === 201);
+      ensure(created.length === 1 && answers.every((a) => a.status === 201 || a.status === 200), {
+        expected: `one 201 and ${RACERS - 1} × 200 (the same order replayed) for ${RACERS} concurrent equal creates`,
+        actual: `statuses ${statuses(answers)}`,
+        exchange: answers.find((a) => a.status !== 200 && a.status !== 201) ?? created[1],
+        spec: 'WIRE §5',
+      });
+      const ids = new Set(
+        answers.map((a) => (isObject(a.json()) ? (a.json() as { id?: unknown }).id : undefined)),
+      );
+      ensure(ids.size === 1, {
+        expected: 'every answer to name the same order',
+        actual: `order IDs ${JSON.stringify([...ids])}`,
+      });
+      const atService = await ctx.sandbox.ordersByReference(order.reference_id);
+      ensure(atService.length === 1, {
+        expected: `one order at the service for reference_id ${order.reference_id}`,
+        actual: `${atService.length} orders`,
+        spec: 'WIRE §5',
+      });
+    },
+  },
+  {
+    id: 'concurrency.create-conflicting-reference',
+    title: `${RACERS} concurrent creates of one reference_id with different bodies make one order; the others are 409 idempotency_conflict`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-EP-03', 'R-ERR-08'],
+    async run(ctx) {
+      const reference = ctx.unique('ref-race');
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) => postOrder(ctx, sampleOrderOfQuantity(reference, i + 1))),
+      );
+      const created = answers.filter((a) => a.status === 201);
+      ensure(created.length === 1, {
+        expected: `exactly one 201 for ${RACERS} concurrent creates of reference_id ${reference} with different content`,
+        actual: `statuses ${statuses(answers)}`,
+        spec: 'WIRE §5',
+      });
+      for (const answer of answers.filter((a) => a.status !== 201)) {
+        // The market's own conflict, not the service's refusal passed through (`conflict`, a 502).
+        expectProblem(answer, 409, {
+          what: `for a create of reference_id ${reference} racing one with other content`,
+          code: 'idempotency_conflict',
+          spec: 'WIRE §5',
+        });
+        const code = (answer.json() as { code?: unknown }).code;
+        ensure(code === undefined || code === 'idempotency_conflict', {
+          expected:
+            'the market\'s own "idempotency_conflict" (or no code), not the service\'s code passed through',
+          actual: `code ${JSON.stringify(code)}`,
+          exchange: answer,
+          spec: 'WIRE §2',
+        });
+      }
+      const atService = await ctx.sandbox.ordersByReference(reference);
+      ensure(atService.length === 1, {
+        expected: `one order at the service for reference_id ${reference}`,
+        actual: `${atService.length} orders`,
+        spec: 'WIRE §5',
+      });
+    },
+  },
+  {
+    id: 'concurrency.cancel-disburse',
+    title:
+      'Cancel and disburse of one APPROVED order sent together: one is accepted and reaches the service, the other is a 409',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §3, §5',
+    rules: ['R-EP-06', 'R-EP-08', 'R-EP-09'],
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      const [cancel, disburse] = await Promise.all([
+        postAction(ctx, id, 'cancel'),
+        postAction(ctx, id, 'disburse'),
+      ]);
+      const accepted = [cancel, disburse].filter((a) => a.status === 202);
+      ensure(accepted.length === 1, {
+        expected:
+          'exactly one of a concurrent cancel and disburse of one APPROVED order to be accepted (202)',
+        actual: `cancel → ${cancel.status}, disburse → ${disburse.status}`,
+        spec: 'WIRE §5',
+      });
+      const loser = cancel.status === 202 ? disburse : cancel;
+      expectProblem(loser, 409, {
+        what: `for the ${loser === cancel ? 'cancel' : 'disburse'} that lost the race (the order had moved on)`,
+        code: 'invalid_transition',
+        spec: 'WIRE §5',
+      });
+      const reached = new Set(
+        (await ctx.sandbox.serviceCalls(since))
+          .filter((c) => c.operation === 'revertOrder' || c.operation === 'disburseOrder')
+          .map((c) => c.operation),
+      );
+      ensure(reached.size === 1, {
+        expected: 'only the accepted action to reach the service (the order is locked while one acts on it)',
+        actual: `the service received ${[...reached].join(' and ') || 'neither'}`,
+        spec: 'WIRE §3',
+      });
+    },
+  },
+  {
+    id: 'concurrency.duplicate-deliveries',
+    title: `One readiness event delivered ${RACERS} times at once is acknowledged each time and has one effect: at most one payment, under one Idempotency-Key`,
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §3, §4',
+    rules: ['R-WH-14', 'R-STATE-06', 'R-EP-09'],
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      await ctx.sandbox.ready(id);
+      await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+      const since = await ctx.sandbox.lastCallId();
+      const body = JSON.stringify({
+        type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
+        order_id: id,
+        is_fulfilled: true,
+      });
+      const eventId = ctx.unique('evt-race');
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, async () => (await sendWebhook(ctx, body, { eventId })).exchange),
+      );
+      ensure(
+        answers.every((a) => a.status === 200),
+        {
+          expected: `200 for each of ${RACERS} concurrent deliveries of event ${eventId}`,
+          actual: `statuses ${statuses(answers)}`,
+          exchange: answers.find((a) => a.status !== 200),
+          spec: 'WIRE §4',
+        },
+      );
+      const paid = await ctx.sandbox.disbursements(id);
+      // A service that does not dedupe by state would pay once per distinct Idempotency-Key.
+      const keys = new Set(
+        (await ctx.sandbox.serviceCalls(since))
+          .filter((c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)))
+          .map((c) => c.idempotencyKey ?? '(none)'),
+      );
+      ensure(paid <= 1 && keys.size <= 1, {
+        expected: `at most one disbursement, under one Idempotency-Key, for one event delivered ${RACERS} times at once`,
+        actual: `${paid} disbursement(s), disburse calls under ${keys.size} distinct Idempotency-Keys`,
+        spec: 'WIRE §3, §6',
+      });
+    },
+  },
+];

@@ -1,0 +1,244 @@
+/**
+ * The syntax side of every route that takes a JSON body (the route table's `request`, and the
+ * webhook): data after the JSON value, a second value, a trailing comma, comments, a cut body,
+ * bytes that are not UTF-8 (a lone 0xFF, an overlong form, an encoded surrogate, a cut sequence)
+ * and UTF-16 are `invalid_json` 400s that change nothing (WIRE §2); whitespace around the value is
+ * JSON and accepted; a byte-order mark, duplicate members and deep nesting may be accepted or
+ * refused with a 400 problem, never a 5xx. One check per route, its cases a few at a time.
+ */
+import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
+import { ensure, expectProblem } from '../expect.js';
+import type { HttpExchange } from '../http.js';
+import { approvedOrder } from '../support/approvals.js';
+import { pooled } from '../support/domain-cases.js';
+import { createOrder, sampleOrder } from '../support/orders.js';
+import {
+  credentialsFor,
+  MARKET_ROUTES,
+  type MarketOperation,
+  routeLabel,
+  routeSlug,
+  routesWhere,
+  routeUrl,
+} from '../support/routes.js';
+import { signedInAtService, signedInUser } from '../support/users.js';
+import { sendWebhook } from '../support/webhooks.js';
+import type { CheckContext, ContractCheck } from '../types.js';
+import { ContractViolation } from '../violation.js';
+
+const CONCURRENCY = 4;
+const MARKER = 'certify-syntax-marker';
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+type Expectation = 'invalid-json' | 'accepted' | 'accepted-or-400';
+
+interface SyntaxCase {
+  what: string;
+  expect: Expectation;
+  /** The bytes sent, from the valid body's JSON text. */
+  bytes(json: string): Uint8Array;
+}
+
+/** The valid body's JSON with bytes in place of an extra member's value (unknown members are ignored). */
+function withNote(json: string, note: Uint8Array): Uint8Array {
+  const [before, after] = json.replace(/}$/, `,"note":"${MARKER}"}`).split(MARKER) as [string, string];
+  return Buffer.concat([utf8(before), note, utf8(after)]);
+}
+
+function nested(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+const CASES: SyntaxCase[] = [
+  { what: 'data after the JSON value', expect: 'invalid-json', bytes: (j) => utf8(`${j} xyz`) },
+  { what: 'a second JSON value after the first', expect: 'invalid-json', bytes: (j) => utf8(`${j}${j}`) },
+  { what: 'a closing bracket after the value', expect: 'invalid-json', bytes: (j) => utf8(`${j}]`) },
+  {
+    what: 'a trailing comma in the object',
+    expect: 'invalid-json',
+    bytes: (j) => utf8(j.replace(/}$/, ',}')),
+  },
+  { what: 'a comment before the value', expect: 'invalid-json', bytes: (j) => utf8(`/* note */${j}`) },
+  { what: 'the body cut one byte short', expect: 'invalid-json', bytes: (j) => utf8(j.slice(0, -1)) },
+  {
+    what: 'a lone 0xFF byte in a string',
+    expect: 'invalid-json',
+    bytes: (j) => withNote(j, Buffer.from([0xff])),
+  },
+  {
+    what: 'an overlong UTF-8 form (0xC0 0xAF for "/")',
+    expect: 'invalid-json',
+    bytes: (j) => withNote(j, Buffer.from([0xc0, 0xaf])),
+  },
+  {
+    what: 'a UTF-16 surrogate encoded as UTF-8 (0xED 0xA0 0x80)',
+    expect: 'invalid-json',
+    bytes: (j) => withNote(j, Buffer.from([0xed, 0xa0, 0x80])),
+  },
+  {
+    what: 'a multi-byte sequence cut short (0xE1 0xBB)',
+    expect: 'invalid-json',
+    bytes: (j) => withNote(j, Buffer.from([0x61, 0xe1, 0xbb])),
+  },
+  {
+    what: 'the body in UTF-16LE with its byte-order mark',
+    expect: 'invalid-json',
+    bytes: (j) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(j, 'utf16le')]),
+  },
+  { what: 'whitespace around the value', expect: 'accepted', bytes: (j) => utf8(`\r\n\t ${j} \n`) },
+  {
+    what: 'Vietnamese text in an extra member',
+    expect: 'accepted',
+    bytes: (j) => withNote(j, utf8('Nguyễn Thị Đặng – đơn hàng 🛵')),
+  },
+  {
+    what: 'a UTF-8 byte-order mark before the value',
+    expect: 'accepted-or-400',
+    bytes: (j) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(j)]),
+  },
+  {
+    what: 'a duplicated extra member',
+    expect: 'accepted-or-400',
+    bytes: (j) => utf8(j.replace(/}$/, ',"note":"a","note":"b"}')),
+  },
+  {
+    what: 'an extra member nested 10000 arrays deep',
+    expect: 'accepted-or-400',
+    bytes: (j) => utf8(j.replace(/}$/, `,"note":${nested(10_000)}}`)),
+  },
+];
+
+interface Target {
+  /** A valid body now (a fresh reference each call where the route needs one). */
+  body(): unknown;
+  send(bytes: Uint8Array): Promise<HttpExchange>;
+  /** Service operation a refused body must not have called. */
+  serviceOperation?: string;
+}
+
+/** What each route needs to take a valid body: where the route table has no fixture, certify's own. */
+async function targetFor(ctx: CheckContext, operation: MarketOperation): Promise<Target> {
+  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+  if (route.auth === 'webhook-signature') {
+    const order = await createOrder(ctx);
+    return {
+      // PENDING again: a status the order has at the service, so an accepted case moves nothing.
+      body: () => ({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 'PENDING' }),
+      send: async (bytes) => (await sendWebhook(ctx, bytes)).exchange,
+    };
+  }
+  const headers = { ...(await credentialsFor(ctx, route.auth)), 'content-type': 'application/json' };
+  const post = (url: string) => (bytes: Uint8Array) =>
+    ctx.http.send(url, { method: 'POST', body: bytes, headers });
+  switch (operation) {
+    case 'createOrder':
+      return {
+        body: () => sampleOrder(ctx.unique('ref-syntax')),
+        send: post(routeUrl(ctx, operation)),
+        serviceOperation: 'createOrder',
+      };
+    case 'disburseOrder': {
+      const id = await approvedOrder(ctx);
+      return {
+        body: () => ({ invoice: { number: 'INV-1', url: 'https://shop.example/invoices/1' } }),
+        send: post(routeUrl(ctx, operation, { id })),
+        serviceOperation: 'disburseOrder',
+      };
+    }
+    case 'pushClaims': {
+      const { user, credifyId } = await signedInAtService(ctx);
+      return {
+        body: () => ({ id: user.id, credify_id: credifyId }),
+        send: post(routeUrl(ctx, operation)),
+        serviceOperation: 'pushClaimTokens',
+      };
+    }
+    default: {
+      const user = await signedInUser(ctx).catch(() => undefined);
+      return {
+        body: () => ({
+          local_id: user?.id ?? 'certify-user',
+          offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],
+        }),
+        send: post(routeUrl(ctx, operation)),
+      };
+    }
+  }
+}
+
+/**
+ * A body that was read is answered as the route answers valid input: 2xx, or (for an action on an
+ * order, whose earlier case may have paid it) the 409 of its state.
+ */
+function judge(c: SyntaxCase, exchange: HttpExchange, label: string, stateful: boolean): void {
+  const what = `for ${label} with ${c.what}`;
+  if (stateful && c.expect !== 'invalid-json' && exchange.status === 409) {
+    expectProblem(exchange, 409, { what: `${what} (a state conflict after reading it)`, spec: 'WIRE §5' });
+    return;
+  }
+  if (c.expect === 'invalid-json') {
+    expectProblem(exchange, 400, { what, code: 'invalid_json', spec: 'WIRE §2' });
+    return;
+  }
+  if (c.expect === 'accepted' || exchange.status < 300) {
+    ensure(exchange.status >= 200 && exchange.status < 300, {
+      expected: `a 2xx ${what} (JSON allows it)`,
+      exchange,
+      spec: 'WIRE §2',
+    });
+    return;
+  }
+  expectProblem(exchange, 400, { what: `(or a 2xx) ${what}`, spec: 'WIRE §2' });
+}
+
+function syntaxCheck(operation: MarketOperation): ContractCheck {
+  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+  const label = routeLabel(operation);
+  return {
+    id: `syntax.${routeSlug(operation)}`,
+    title: `${label}: data after the value, non-UTF-8 bytes and other syntax edges are invalid_json 400s; what JSON allows is accepted`,
+    modes: route.modes,
+    spec: 'WIRE §2',
+    rules: route.auth === 'webhook-signature' ? ['R-WH-17', 'R-ERR-03'] : ['R-ERR-03', 'R-ERR-04'],
+    async run(ctx) {
+      const target = await targetFor(ctx, operation);
+      const since = await ctx.sandbox.lastCallId();
+      const run = (cases: SyntaxCase[]) =>
+        pooled(cases, CONCURRENCY, async (c) => {
+          const exchange = await target.send(c.bytes(JSON.stringify(target.body())));
+          try {
+            judge(c, exchange, label, route.problems.includes('invalid_transition'));
+            return undefined;
+          } catch (error) {
+            const expected = error instanceof ContractViolation ? error.expected : String(error);
+            return `  [${route.auth === 'webhook-signature' ? 'R-WH-17' : 'R-ERR-03'}] ${c.what}: expected ${expected}; got HTTP ${exchange.status} ${exchange.text.slice(0, 240)}`;
+          }
+        });
+      const refused = CASES.filter((c) => c.expect === 'invalid-json');
+      const failures = (await run(refused)).filter((f) => f !== undefined);
+      if (target.serviceOperation !== undefined) {
+        const calls = (await ctx.sandbox.serviceCalls(since)).filter(
+          (c) => c.operation === target.serviceOperation,
+        );
+        if (calls.length > 0)
+          failures.push(
+            `  [R-ERR-03] ${calls.length} body/bodies that are not JSON reached the service (${target.serviceOperation})`,
+          );
+      }
+      failures.push(
+        ...(await run(CASES.filter((c) => c.expect !== 'invalid-json'))).filter((f) => f !== undefined),
+      );
+      if (failures.length > 0)
+        throw new ContractViolation({
+          expected: `every syntax case of ${label} answered as WIRE §2 says; ${failures.length} of ${CASES.length} were not:\n${failures.slice(0, 5).join('\n')}`,
+          actual: 'the cases listed',
+          spec: 'WIRE §2',
+        });
+    },
+  };
+}
+
+/** Every route that reads a JSON body: a `request` in the route table, or the webhook's event. */
+export const domainSyntaxChecks: ContractCheck[] = routesWhere(
+  (route) => route.method === 'POST' && (route.request !== undefined || route.auth === 'webhook-signature'),
+).map(syntaxCheck);

@@ -1,0 +1,356 @@
+/**
+ * Cases derived from a request body's documented domain instead of picked by hand: the JSON Schema
+ * of the operation's body in the market's OpenAPI document (emitted from the route table's codecs,
+ * so the cases follow every field rule the documents state) walked together with one valid body.
+ * For every field: each side of every bound (the largest valid value included), every JSON type in
+ * place of the expected one, pattern and enum neighbours, the values a machine integer or a double
+ * cannot hold, each required member left out, and every field of one enum set to the same other
+ * value (consistent, but not the documented one). A new field rule in a codec gets its cases here
+ * without a new check.
+ */
+import type { IntegrationMode } from '@bnpl-kit/core';
+import { type JsonSchema, marketOpenApi } from '@bnpl-kit/core/openapi';
+import type { MarketOperation } from '@bnpl-kit/core/wire';
+
+/** A wire path as keys: `['order_lines', 0, 'quantity']`. */
+export type WirePath = readonly (string | number)[];
+
+/** Marks a member a case leaves out. */
+export const ABSENT: unique symbol = Symbol('absent');
+
+export type CaseKind = 'type' | 'bound' | 'pattern' | 'enum' | 'required' | 'consistent' | 'representation';
+
+export interface DomainCase {
+  /** What the case sends, for failure messages: `order_lines[0].quantity = "2" (a string)`. */
+  label: string;
+  kind: CaseKind;
+  /** The field the case is about (the one a refusal names). */
+  path: WirePath;
+  /** Values set on top of the valid body (ABSENT removes the member). */
+  set: readonly (readonly [WirePath, unknown])[];
+  /** Whether the documented domain holds the value (the market must accept it). */
+  valid: boolean;
+}
+
+/** `order_lines[0].unit_price.value`, as `errors[].path` writes it (WIRE §2). */
+export function wirePath(path: WirePath): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? key : `.${key}`;
+  return out === '' ? '(body)' : out;
+}
+
+const documents = new Map<IntegrationMode, ReturnType<typeof marketOpenApi>>();
+
+/** The request body schema of `operation` as the mode's OpenAPI document states it, `$ref`s resolved. */
+export function requestSchema(mode: IntegrationMode, operation: MarketOperation): JsonSchema | undefined {
+  let document = documents.get(mode);
+  if (document === undefined) {
+    document = marketOpenApi({ integrationMode: mode });
+    documents.set(mode, document);
+  }
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item)) {
+      if (op?.operationId !== operation) continue;
+      const body = (op as { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } })
+        .requestBody;
+      const schema = body?.content?.['application/json']?.schema;
+      return schema === undefined ? undefined : resolve(schema, document.components?.schemas ?? {});
+    }
+  }
+  return undefined;
+}
+
+function resolve(schema: JsonSchema, components: Record<string, JsonSchema>, depth = 0): JsonSchema {
+  if (depth > 20) return {};
+  const ref = schema.$ref;
+  if (typeof ref === 'string') {
+    const target = components[ref.replace('#/components/schemas/', '')];
+    return target === undefined ? {} : resolve(target, components, depth + 1);
+  }
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (Array.isArray(value))
+      out[key] = value.map((v) => (isRecord(v) ? resolve(v as JsonSchema, components, depth + 1) : v));
+    else if (isRecord(value) && key !== 'enum' && key !== 'const')
+      out[key] =
+        key === 'properties'
+          ? Object.fromEntries(
+              Object.entries(value).map(([k, v]) => [k, resolve(v as JsonSchema, components, depth + 1)]),
+            )
+          : resolve(value as JsonSchema, components, depth + 1);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+
+function typeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as JsonType;
+}
+
+/** The branches of a schema (`anyOf` flattened) and the JSON types they accept. */
+function branches(schema: JsonSchema): JsonSchema[] {
+  const any = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  return any === undefined ? [schema] : any.flatMap(branches);
+}
+
+function accepts(schema: JsonSchema, type: JsonType): boolean {
+  return branches(schema).some((branch) => {
+    const declared = branch.type;
+    if (declared === undefined) return branch.enum === undefined && branch.const === undefined;
+    const types = [declared].flat() as string[];
+    return types.includes(type) || (type === 'integer' && types.includes('number'));
+  });
+}
+
+/** The branch describing the valid value at hand. */
+function branchFor(schema: JsonSchema, value: unknown): JsonSchema {
+  const type = typeOf(value);
+  return branches(schema).find((b) => accepts(b, type)) ?? schema;
+}
+
+/** The same value as every other JSON type, each a mistake a loose parser lets through. */
+function otherTypes(value: unknown): [JsonType, unknown, string][] {
+  const asNumber = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : 1;
+  return [
+    ['string', typeof value === 'object' ? JSON.stringify(value) : String(value), 'a string'],
+    ['integer', asNumber, 'a number'],
+    ['boolean', true, 'true'],
+    ['boolean', false, 'false'],
+    ['null', null, 'null'],
+    ['array', [value], 'an array around the value'],
+    ['object', { value }, 'an object around the value'],
+  ];
+}
+
+/** Integers where a machine representation ends: a value past one is misread by a market using it. */
+const REPRESENTATION_LIMITS: [bigint, string][] = [
+  [2n ** 31n - 1n, '2^31 - 1, the largest 32-bit integer'],
+  [2n ** 31n, '2^31, past a signed 32-bit integer'],
+  [2n ** 32n + 1n, '2^32 + 1, past an unsigned 32-bit integer'],
+  [2n ** 53n + 1n, '2^53 + 1, not a double'],
+];
+
+/** `base` extended (or cut) to `length` characters, staying inside `pattern` when it can. */
+function resized(base: string, length: number, pattern: RegExp | undefined): string {
+  if (base.length >= length) return base.slice(0, length);
+  for (const fill of [base.at(-1) ?? 'a', '9', 'a']) {
+    if (/[/?#.]/.test(fill)) continue;
+    const candidate = base + fill.repeat(length - base.length);
+    if (pattern === undefined || pattern.test(candidate)) return candidate;
+  }
+  return base + 'a'.repeat(length - base.length);
+}
+
+/** Texts next to a patterned value that a lenient parser reads as it: spaces, signs, decimals, other digits. */
+function patternNeighbours(base: string): [string, string][] {
+  const fullWidth = [...base].map((c) =>
+    /[0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c,
+  );
+  return [
+    [` ${base}`, 'a leading space'],
+    [`${base} `, 'a trailing space'],
+    [`+${base}`, 'a plus sign'],
+    [`-${base}`, 'a minus sign'],
+    [`0${base}`, 'a leading zero'],
+    [`${base}.0`, 'a decimal point'],
+    [`${base}e0`, 'an exponent'],
+    [`0x${base}`, 'a hexadecimal prefix'],
+    [fullWidth.join(''), 'full-width digits'],
+    [`${base}\u0000`, 'a trailing NUL'],
+  ];
+}
+
+function show(value: unknown): string {
+  if (value === ABSENT) return '(left out)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 48 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
+}
+
+/**
+ * Every case of `schema`'s domain around the valid `base` body. Objects and arrays are followed
+ * into the members the base has (array items through the first one).
+ */
+export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
+  const cases: DomainCase[] = [];
+  const enums = new Map<string, { values: readonly unknown[]; paths: WirePath[] }>();
+  const add = (kind: CaseKind, path: WirePath, value: unknown, valid: boolean, why: string) =>
+    cases.push({
+      label: `${wirePath(path)} = ${show(value)} (${why})`,
+      kind,
+      path,
+      set: [[path, value]],
+      valid,
+    });
+
+  function walk(node: JsonSchema, value: unknown, path: WirePath): void {
+    const branch = branchFor(node, value);
+    if (path.length > 0) {
+      for (const [type, other, why] of otherTypes(value)) {
+        if (type === typeOf(value) && JSON.stringify(other) === JSON.stringify(value)) continue;
+        if (!accepts(node, type)) add('type', path, other, false, `${why} in place of ${typeOf(value)}`);
+      }
+    }
+    if (typeof value === 'number') walkNumber(branch, value, path);
+    else if (typeof value === 'string') walkString(branch, value, path);
+    else if (Array.isArray(value)) walkArray(branch, value, path);
+    else if (isRecord(value)) walkObject(branch, value, path);
+  }
+
+  function walkNumber(node: JsonSchema, value: number, path: WirePath): void {
+    if (accepts(node, 'integer') && !accepts(node, 'number'))
+      add('type', path, value + 0.5, false, 'a fraction');
+    const { minimum, maximum } = node as { minimum?: number; maximum?: number };
+    if (typeof minimum === 'number') {
+      add('bound', path, minimum - 1, false, `one below the minimum ${minimum}`);
+      if (minimum !== value) add('bound', path, minimum, true, `the minimum ${minimum}`);
+    }
+    if (typeof maximum === 'number') {
+      add('bound', path, maximum + 1, false, `one above the maximum ${maximum}`);
+      if (maximum !== value) add('bound', path, maximum, true, `the maximum ${maximum}`);
+    }
+  }
+
+  function walkString(node: JsonSchema, value: string, path: WirePath): void {
+    const pattern = typeof node.pattern === 'string' ? new RegExp(node.pattern, 'u') : undefined;
+    const fits = (text: string) => pattern === undefined || pattern.test(text);
+    const { minLength, maxLength } = node as { minLength?: number; maxLength?: number };
+    if (Array.isArray(node.enum)) {
+      const key = JSON.stringify(node.enum);
+      const group = enums.get(key) ?? { values: node.enum as unknown[], paths: [] as WirePath[] };
+      group.paths.push(path);
+      enums.set(key, group);
+      for (const other of node.enum)
+        if (other !== value) add('enum', path, other, true, 'another listed value');
+      const near: [string, string][] = [
+        [value.toLowerCase(), 'in lower case'],
+        [` ${value}`, 'with a leading space'],
+        [`${value} `, 'with a trailing space'],
+        [otherEnumValue(node.enum), 'a value not listed'],
+      ];
+      for (const [text, why] of near) if (!node.enum.includes(text)) add('enum', path, text, false, why);
+      return;
+    }
+    if (typeof minLength === 'number' && minLength > 0)
+      add(
+        'bound',
+        path,
+        resized(value, minLength - 1, undefined),
+        false,
+        `${minLength - 1} characters, under the minimum`,
+      );
+    if (typeof maxLength === 'number') {
+      add(
+        'bound',
+        path,
+        resized(value, maxLength + 1, pattern),
+        false,
+        `${maxLength + 1} characters, over the maximum`,
+      );
+      const longest = resized(value, maxLength, pattern);
+      if (fits(longest) && longest !== value)
+        add('bound', path, longest, true, `${maxLength} characters, the maximum`);
+    }
+    if (pattern === undefined) return;
+    for (const [text, why] of patternNeighbours(value))
+      if (!pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
+        add('pattern', path, text, false, `the value with ${why}`);
+    // A digit string: the values a machine integer or a double cannot hold must be read exactly.
+    if (pattern.test('1') && pattern.test('2147483648') && !pattern.test('a')) {
+      const limits: [string, string][] = REPRESENTATION_LIMITS.map(([n, why]) => [n.toString(), why]);
+      if (typeof maxLength === 'number')
+        limits.push(['9'.repeat(maxLength), `${maxLength} nines, the largest`]);
+      for (const [text, why] of limits)
+        if (pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
+          add('representation', path, text, true, why);
+    }
+  }
+
+  function walkArray(node: JsonSchema, value: unknown[], path: WirePath): void {
+    const { minItems, maxItems } = node as { minItems?: number; maxItems?: number };
+    const first = value[0];
+    if (typeof minItems === 'number' && minItems > 0)
+      add('bound', path, value.slice(0, minItems - 1), false, `${minItems - 1} items, under the minimum`);
+    if (typeof maxItems === 'number' && first !== undefined) {
+      add('bound', path, Array(maxItems + 1).fill(first), false, `${maxItems + 1} items, over the maximum`);
+      add('bound', path, Array(maxItems).fill(first), true, `${maxItems} items, the maximum`);
+    }
+    if (first !== undefined && isRecord(node.items)) walk(node.items as JsonSchema, first, [...path, 0]);
+  }
+
+  function walkObject(node: JsonSchema, value: Record<string, unknown>, path: WirePath): void {
+    const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
+    for (const key of (node.required ?? []) as string[])
+      if (key in value) add('required', [...path, key], ABSENT, false, 'a required member left out');
+    for (const [key, child] of Object.entries(value)) {
+      const member = properties[key];
+      if (member !== undefined) walk(member, child, [...path, key]);
+    }
+  }
+
+  walk(schema, base, []);
+  // Every field of one enum set to one other value: consistent with each other, still outside the domain.
+  for (const group of enums.values()) {
+    if (group.paths.length < 2) continue;
+    const other = otherEnumValue(group.values);
+    cases.push({
+      label: `every field of ${JSON.stringify(group.values)} (${group.paths.map(wirePath).join(', ')}) = ${JSON.stringify(other)} (consistent, but not listed)`,
+      kind: 'consistent',
+      path: group.paths[0]!,
+      set: group.paths.map((p) => [p, other] as const),
+      valid: false,
+    });
+  }
+  return cases;
+}
+
+/** A value of the same shape as the listed ones, not listed: a currency code for currencies. */
+function otherEnumValue(values: readonly unknown[]): string {
+  const threeLetters = values.every((v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v));
+  const pool = threeLetters ? ['USD', 'EUR', 'JPY'] : ['PIECE', 'OTHER', 'UNKNOWN'];
+  return pool.find((candidate) => !values.includes(candidate))!;
+}
+
+/** `base` with the case's values set (a deep copy; the base is not changed). */
+export function applyCase(base: unknown, c: Pick<DomainCase, 'set'>): unknown {
+  const body = structuredClone(base);
+  for (const [path, value] of c.set) setAt(body, path, value);
+  return body;
+}
+
+export function setAt(target: unknown, path: WirePath, value: unknown): void {
+  if (path.length === 0) return;
+  let node = target as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const last = path.at(-1)!;
+  if (value === ABSENT) delete node[last];
+  else node[last] = structuredClone(value);
+}
+
+export function getAt(target: unknown, path: WirePath): unknown {
+  let node = target;
+  for (const key of path) node = (node as Record<string | number, unknown> | undefined)?.[key];
+  return node;
+}
+
+/** Runs `task` over `items`, at most `limit` at a time, answers in the items' order. */
+export async function pooled<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>) {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
