@@ -116,7 +116,12 @@ export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
       ...options.retention,
     });
     runners[PRUNE_JOB] = async (job) => {
-      await runRetention({ store, logger }, afterMs, job);
+      await runRetention(
+        { store, logger },
+        afterMs,
+        job,
+        periodic.map((p) => p.kind),
+      );
     };
     periodic.push({ kind: PRUNE_JOB, everyMs: options.retention?.everyMs ?? DEFAULT_RETENTION.everyMs });
   }
