@@ -126,17 +126,7 @@ const serverEnvSchema = z.object({
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
   ),
   RECONCILIATION: optional.pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
-  RECONCILE_AFTER_MS: optional.pipe(
-    z.coerce
-      .number<string | undefined>()
-      .int()
-      .min(1_000)
-      .max(30 * 86_400_000)
-      .default(10 * 60_000),
-  ),
-  RECONCILE_EVERY_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(1_000).max(86_400_000).default(60_000),
-  ),
+  // RECONCILE_AFTER_MS and RECONCILE_EVERY_MS: core's `loadConfig` (createMarketWorker reads them too).
   RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().positive().max(3_650).default(7)),
 });
 
@@ -223,7 +213,7 @@ export function loadServerConfig(
     logLevel: s.LOG_LEVEL,
     jobLeaseMs: s.JOB_LEASE_MS,
     reconciliation:
-      s.RECONCILIATION === 'on' ? { afterMs: s.RECONCILE_AFTER_MS, everyMs: s.RECONCILE_EVERY_MS } : false,
+      s.RECONCILIATION === 'on' ? { afterMs: kit.reconcileAfterMs, everyMs: kit.reconcileEveryMs } : false,
     retentionMs: s.RETENTION_DAYS * DAY_MS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(s.REQUEST_TIMEOUT_MS, s.HEADERS_TIMEOUT_MS),

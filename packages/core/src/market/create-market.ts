@@ -11,6 +11,7 @@ import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
 import { attachAnswerer, clientAddressOf } from './body-hints.js';
+import { clientKeyFromConfig } from './client-key.js';
 import {
   HookFailure,
   type HookFailure as HookFailureType,
@@ -148,7 +149,7 @@ export function createMarket<Tx extends MarketTransaction>(options: CreateMarket
     now,
   );
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const clientKey = options.clientKey;
+  const clientKey = options.clientKey ?? clientKeyFromConfig(config);
   const deps: MarketDeps<Tx> = {
     config,
     hooks: options.hooks,
