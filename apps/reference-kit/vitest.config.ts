@@ -5,7 +5,7 @@ import shared from '../../vitest.shared.ts';
  * Files that change what the whole process shares run each in a fresh worker:
  * - metrics and worker-metrics assert exact counter values (`… 1`) read from the process's one
  *   global MeterProvider, which every earlier server in the same worker would have counted into;
- * - run-signals owns SIGINT/SIGTERM and its shutdown arms a `process.exit(0)` timer (unref'd, 2 s)
+ * - run-signals and drain-under-polling own SIGINT/SIGTERM and their shutdown arms a `process.exit(0)` timer (unref'd, 2 s)
  *   that outlives the test and would end a shared worker in the middle of the next file;
  * - telemetry-otlp mocks modules and calls vi.resetModules, after which a later file's
  *   installTelemetry would build a second SDK whose providers the OpenTelemetry globals refuse.
@@ -18,6 +18,7 @@ const ISOLATED_FILES = [
   'test/metrics.test.ts',
   'test/worker-metrics.test.ts',
   'test/run-signals.test.ts',
+  'test/drain-under-polling.test.ts',
   'test/telemetry-otlp.test.ts',
 ];
 

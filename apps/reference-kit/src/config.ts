@@ -34,6 +34,8 @@ export interface ServerConfig extends KitConfig {
   logLevel: string;
   /** How long a worker holds a claimed job before another worker may take it over (crash recovery). */
   jobLeaseMs: number;
+  /** On SIGTERM, how long readiness answers 503 while the server keeps serving (`DRAIN_GRACE_MS`). */
+  drainGraceMs: number;
   /** Reconciliation (`RECONCILIATION`, default on): asks the service about orders whose webhooks never came. */
   reconciliation: { afterMs: number; everyMs: number } | false;
   /** Finished jobs and processed event IDs are deleted after this (`RETENTION_DAYS`, default 7). */
@@ -44,7 +46,7 @@ export interface ServerConfig extends KitConfig {
   requestTimeoutMs: number;
   /** A connection with no request in flight, silent this long, is closed (`IDLE_TIMEOUT_MS`). */
   idleTimeoutMs: number;
-  /** Open connections beyond this are closed on arrival (`MAX_CONNECTIONS`). */
+  /** At this many open connections a new one closes the oldest idle or header-pending one (`MAX_CONNECTIONS`). */
   maxConnections: number;
   /** PostgreSQL: connection timeout (`DATABASE_CONNECT_TIMEOUT_MS`, default 5 s). */
   databaseConnectTimeoutMs: number;
@@ -60,6 +62,9 @@ const optional = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** `DRAIN_GRACE_MS`: two polls of a balancer's health check at 2 s, Kubernetes' default period is 10 s. */
+export const DEFAULT_DRAIN_GRACE_MS = 5_000;
 
 const serverEnvSchema = z.object({
   FRAMEWORK: optional.pipe(
@@ -125,18 +130,12 @@ const serverEnvSchema = z.object({
   JOB_LEASE_MS: optional.pipe(
     z.coerce.number<string | undefined>().int().min(100).max(3_600_000).default(60_000),
   ),
+  // On SIGTERM: readiness 503 at once, connections still accepted this long, then the drain.
+  DRAIN_GRACE_MS: optional.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(600_000).default(DEFAULT_DRAIN_GRACE_MS),
+  ),
   RECONCILIATION: optional.pipe(z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
-  RECONCILE_AFTER_MS: optional.pipe(
-    z.coerce
-      .number<string | undefined>()
-      .int()
-      .min(1_000)
-      .max(30 * 86_400_000)
-      .default(10 * 60_000),
-  ),
-  RECONCILE_EVERY_MS: optional.pipe(
-    z.coerce.number<string | undefined>().int().min(1_000).max(86_400_000).default(60_000),
-  ),
+  // RECONCILE_AFTER_MS and RECONCILE_EVERY_MS: core's `loadConfig` (createMarketWorker reads them too).
   RETENTION_DAYS: optional.pipe(z.coerce.number<string | undefined>().positive().max(3_650).default(7)),
 });
 
@@ -222,8 +221,9 @@ export function loadServerConfig(
     databaseSchema: s.DATABASE_SCHEMA,
     logLevel: s.LOG_LEVEL,
     jobLeaseMs: s.JOB_LEASE_MS,
+    drainGraceMs: s.DRAIN_GRACE_MS,
     reconciliation:
-      s.RECONCILIATION === 'on' ? { afterMs: s.RECONCILE_AFTER_MS, everyMs: s.RECONCILE_EVERY_MS } : false,
+      s.RECONCILIATION === 'on' ? { afterMs: kit.reconcileAfterMs, everyMs: kit.reconcileEveryMs } : false,
     retentionMs: s.RETENTION_DAYS * DAY_MS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(s.REQUEST_TIMEOUT_MS, s.HEADERS_TIMEOUT_MS),

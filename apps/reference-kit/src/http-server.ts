@@ -35,6 +35,11 @@ export interface HttpServer {
   listen(port: number, host: string): Promise<{ port: number }>;
   /** Installs the framework once it is built (it needs the URL, which needs the port). */
   setApp(listener: NodeListener): void;
+  /**
+   * Everything is installed: requests that arrived since `listen` (the port is needed to build the
+   * app, so it listens first) were held, not answered 503 "Starting"; they are routed now.
+   */
+  markReady(): void;
   setSandbox(sandbox: Sandbox): void;
   /** The demo shop at the root (sandbox mode): it answers the paths it owns, the app the rest. */
   setShop(shop: FetchApp): void;
@@ -85,7 +90,19 @@ export function createHttpServer(
   let sandbox: Sandbox | undefined;
   let shop: FetchApp | undefined;
   let metrics: NodeListener | undefined;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  let isReady = false;
+  void ready.then(() => {
+    isReady = true;
+  });
   const server = createServer((req, res) => {
+    if (isReady) route(req, res);
+    else void ready.then(() => route(req, res));
+  });
+  function route(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     const reqId = requestIdOf(req);
     res.setHeader('x-request-id', reqId);
@@ -114,7 +131,7 @@ export function createHttpServer(
       res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' });
       res.end(JSON.stringify({ title: 'Starting', status: 503, detail: 'The server is starting' }));
     }
-  });
+  }
   // Chosen for an API rather than Node's defaults: trickling headers or bodies get a 408 problem,
   // silent connections are closed, and a flood of connections cannot exhaust file descriptors.
   hardenServer(server, {
@@ -138,6 +155,7 @@ export function createHttpServer(
     setApp(listener) {
       app = listener;
     },
+    markReady,
     setSandbox(next) {
       sandbox = next;
     },

@@ -54,7 +54,9 @@ export async function runReferenceServer(options: RunOptions): Promise<Reference
   let stopping = false;
   const shutdown = (running: ReferenceServer, signal: NodeJS.Signals) => {
     running.logger.info({ signal }, 'shutting down');
-    running.close().then(
+    // Readiness turns 503 now; connections are still accepted for the grace period, so a balancer
+    // polling /readyz moves traffic away before anything is refused.
+    running.close({ graceMs: running.config.drainGraceMs }).then(
       () => {
         process.exitCode = 0;
         // Everything is closed; if some library still holds the loop open, do not hang on it.

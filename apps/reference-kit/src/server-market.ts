@@ -10,6 +10,7 @@ import { type EmbeddedSandbox, providingBasicProfile } from './embedded-sandbox.
 import { basicHooks, dataSharingHooks, type HookDeps } from './hooks.js';
 import { type DisbursementInvoiceSource, referenceInvoice } from './invoice.js';
 import { BNPL_COMPLETE_PATH } from './own-routes.js';
+import { rateLimitedLogger } from './rate-limited-logger.js';
 import type { ServerCredentials } from './server-service.js';
 
 export interface ServerMarket {
@@ -50,7 +51,8 @@ export function createServerMarket(input: {
     hooks: config.integrationMode === 'data-sharing' ? dataSharingHooks(hookDeps) : basicHooks(hookDeps),
     service: input.service,
     store,
-    logger,
+    // One line per interval for a repeated failure (a database outage fails every request alike).
+    logger: rateLimitedLogger(logger),
   });
   return { market, hookDeps };
 }

@@ -9,6 +9,7 @@ import type { Store } from '@bnpl-kit/store';
 import { createMarketWorker, type DisbursementInvoiceSource, type JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import { rateLimitedLogger } from './rate-limited-logger.js';
 
 export function startServerWorker(input: {
   config: ServerConfig;
@@ -24,7 +25,8 @@ export function startServerWorker(input: {
     store: input.store,
     service: input.service,
     integrationMode: config.integrationMode,
-    logger: input.logger.child({ component: 'worker' }),
+    // The app's logger; repeats (a poll failing through a database outage) once per interval.
+    logger: rateLimitedLogger(input.logger.child({ component: 'worker' })),
     getDisbursementInvoice: input.getDisbursementInvoice,
     leaseMs: config.jobLeaseMs,
     reconciliation: config.reconciliation,

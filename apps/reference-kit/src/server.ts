@@ -67,8 +67,11 @@ export interface ReferenceServer {
   /** Sandbox mode: the keys in use, and the `export` lines of any generated on this start. */
   keys: SandboxKeys | undefined;
   logger: Logger;
-  /** Graceful: stop accepting, drain, stop the worker, close the sandbox and the database. */
-  close(): Promise<void>;
+  /**
+   * Graceful: readiness 503, then (after `graceMs`, on a signal `DRAIN_GRACE_MS`) stop accepting,
+   * drain, stop the worker, close the sandbox and the database.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 const WEBHOOK_PATH = '/v1/webhook';
@@ -225,6 +228,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
           })
         : undefined;
 
+    http.markReady();
     return {
       name: options.name,
       config,
@@ -241,7 +245,7 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       worker,
       keys,
       logger,
-      close: () => drain.start(),
+      close: (closeOptions) => drain.start(closeOptions),
     };
   } catch (error) {
     await cleanup.run().catch(() => {});

@@ -3,6 +3,7 @@ import { KitError } from '@bnpl-kit/core';
 import { RECOMMENDED_SERVER_LIMITS } from '@bnpl-kit/core/node';
 import { DEFAULT_RECONCILIATION, DEFAULT_RETENTION, webhookReplayWindowMs } from '@bnpl-kit/store/worker';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DRAIN_GRACE_MS } from '../src/config.js';
 import { formatConfigProblems, loadServerConfig } from '../src/index.js';
 
 const defaults = { port: 3001, dataDir: '.data/test' };
@@ -165,5 +166,17 @@ describe('the worker settings', () => {
     expect(problemsOf(() => load({ RETENTION_DAYS: justOver, WEBHOOK_TOLERANCE_SECONDS: '3600' }))).toEqual([
       'RETENTION_DAYS',
     ]);
+  });
+});
+
+describe('the drain grace period', () => {
+  it('reads DRAIN_GRACE_MS, defaults to the documented value, refuses nonsense', () => {
+    expect(load({}).drainGraceMs).toBe(DEFAULT_DRAIN_GRACE_MS);
+    expect(load({ DRAIN_GRACE_MS: '0' }).drainGraceMs).toBe(0);
+    expect(problemsOf(() => load({ DRAIN_GRACE_MS: '-1' }))).toEqual(['DRAIN_GRACE_MS']);
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`| \`DRAIN_GRACE_MS\` *(reference servers)* | ${DEFAULT_DRAIN_GRACE_MS} |`);
+    const operations = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    expect(operations).toContain(`\`DRAIN_GRACE_MS\` (${DEFAULT_DRAIN_GRACE_MS / 1000} s)`);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Issue 20 §3: silent TCP connections were never closed, and enough of them exhausted the file
  * descriptors until /healthz failed. The reference servers close a connection that stays silent
- * for IDLE_TIMEOUT_MS and refuse connections past MAX_CONNECTIONS, while the connections already
- * open keep being answered. Driven by socket events, never by sleeping. The limits live on the Node
+ * for IDLE_TIMEOUT_MS; at MAX_CONNECTIONS a new connection closes the oldest one with no request in
+ * flight (issue 34: slow or silent clients kept /healthz out), and only when every open connection
+ * has a request in flight is the newcomer refused. Driven by socket events, never by sleeping. The limits live on the Node
  * server around the framework (core's `hardenServer`, tested on its own in core), so one framework
  * is enough here.
  */
@@ -26,13 +27,20 @@ describe('reference server: idle connections and the connection cap', () => {
     await once(socket, 'connect');
     return { socket, received: () => Buffer.concat(chunks).toString() };
   }
-  /** A connection with a request in flight: its body is still arriving. */
+  /**
+   * A connection with a request in flight: its body is still arriving. `Expect: 100-continue` makes
+   * the server say when it has the headers (a connection still sending them has no request in
+   * flight yet, and is the first to make room at the cap).
+   */
   async function busy(): Promise<Socket> {
     const { socket } = await open();
+    const parsed = once(socket, 'data');
     socket.write(
       `POST /v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.marketApiToken.reveal()}\r\n` +
-        'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{',
+        'Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n',
     );
+    expect(String((await parsed)[0])).toMatch(/^HTTP\/1\.1 100 /);
+    socket.write('{');
     return socket;
   }
 
@@ -73,5 +81,17 @@ describe('reference server: idle connections and the connection cap', () => {
     const text = await answers;
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
     expect(text).toMatch(/\r\n\r\n[\s\S]*HTTP\/1\.1 200 /);
+  });
+
+  it('at MAX_CONNECTIONS slow header-pending connections make room: a new client gets /healthz', async () => {
+    for (let i = 0; i < MAX_CONNECTIONS * 4; i++) {
+      const { socket } = await open();
+      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'); // headers never finished
+    }
+    const client = await open();
+    const closed = once(client.socket, 'close');
+    client.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 });

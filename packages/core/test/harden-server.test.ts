@@ -83,32 +83,76 @@ describe('hardenServer', () => {
     expect(await answer).toBe('late');
   });
 
-  it('refuses connections past the cap while the open ones keep being served', async () => {
+  it('at the cap, closes the oldest idle or header-pending connection so a new client gets /healthz', async () => {
     const { port, closed } = await start((_req, res) => res.end('ok'), {
-      maxConnections: 2,
+      maxConnections: 3,
       idleTimeoutMs: 60_000,
       keepAliveTimeoutMs: 60_000,
+      headersTimeoutMs: 60_000,
     });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const newcomers: Agent[] = [];
     try {
-      expect(await healthz(port, agent)).toBe(200); // connection 1, kept alive
-      await open(port); // connection 2, silent
-      for (let i = 0; i < 3; i++) {
-        const extra = await open(port);
-        await once(extra, 'close');
+      const silent = await open(port); // the oldest: never sends a byte
+      const silentClosed = once(silent, 'close');
+      const slowloris = await open(port);
+      const slowlorisClosed = once(slowloris, 'close');
+      slowloris.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'); // headers never finished
+      expect(await healthz(port, agent)).toBe(200); // a kept-alive connection, idle now
+      // The cap's worth is open; each newcomer (kept alive too) gets served, the oldest idle make room.
+      for (let i = 0; i < 5; i++) {
+        newcomers.push(new Agent({ keepAlive: true, maxSockets: 1 }));
+        expect(await healthz(port, newcomers[i]!)).toBe(200);
       }
-      expect(closed).toEqual(['max_connections', 'max_connections', 'max_connections']);
-      expect(await healthz(port, agent)).toBe(200); // still served on its own connection
+      await silentClosed;
+      await slowlorisClosed;
+      expect(closed.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(closed)).toEqual(new Set(['max_connections']));
     } finally {
       agent.destroy();
+      for (const a of newcomers) a.destroy();
     }
+  });
+
+  it('never closes a connection with a request in flight to make room: then the newcomer is refused', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const { port, closed } = await start(
+      (req, res) => {
+        if (req.url === '/slow') {
+          arrived();
+          void held.then(() => res.end('late'));
+        } else res.end('ok');
+      },
+      { maxConnections: 1, idleTimeoutMs: 60_000 },
+    );
+    const answer = new Promise<string>((resolve, reject) => {
+      get({ port, host: '127.0.0.1', path: '/slow', agent: false }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    await inFlight;
+    const newcomer = await open(port);
+    await once(newcomer, 'close');
+    expect(closed).toEqual(['max_connections']);
+    release();
+    expect(await answer).toBe('late');
   });
 
   it('applies the recommended limits unless told otherwise, and refuses nonsense', () => {
     server = createServer();
     const limits = hardenServer(server, { maxConnections: 5 });
     expect(limits).toEqual({ ...RECOMMENDED_SERVER_LIMITS, maxConnections: 5 });
-    expect(server.maxConnections).toBe(5);
     expect(server.timeout).toBe(RECOMMENDED_SERVER_LIMITS.idleTimeoutMs);
     expect(server.requestTimeout).toBe(RECOMMENDED_SERVER_LIMITS.requestTimeoutMs);
     expect(() => hardenServer(createServer(), { idleTimeoutMs: 0 })).toThrow(RangeError);

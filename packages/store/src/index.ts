@@ -16,13 +16,14 @@ export type {
   NewJob,
   NewUser,
   OrderStatusHistoryEntry,
+  RenewJobLeaseOptions,
   UserRecord,
   UserUpdate,
 } from './records.js';
 export type { JobCounts, JobOps, RequeueResult } from './repositories/jobs.js';
 export type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
 export type { StaleOrder } from './repositories/reconciliation.js';
-export type { PruneResult } from './repositories/retention.js';
+export type { PruneOptions, PruneResult } from './repositories/retention.js';
 export { type SandboxRecordRepository, sandboxRecords } from './repositories/sandbox-records.js';
 export type { UserOps } from './repositories/users.js';
 export type { MaintenanceOps, Store, StoreOperations, StoreTransaction } from './store.js';

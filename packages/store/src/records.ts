@@ -78,6 +78,15 @@ export interface ClaimJobOptions {
   lockMs: number;
 }
 
+export interface RenewJobLeaseOptions {
+  /** The worker holding the lease (`claimNextJob`'s `workerId`). */
+  workerId: string;
+  /** The claim's attempt (`job.attempts`): a later claim of the same job is not this one. */
+  attempt: number;
+  /** The new lease, counted from now. */
+  lockMs: number;
+}
+
 export interface FailJobOptions {
   /** Only fail the job if this worker still holds it (its lock has not been taken over). */
   workerId?: string;

@@ -11,7 +11,7 @@ import { guardNestedUseByDefault } from './nested-use-guard.js';
 import type { JobContext, JobOps } from './repositories/jobs.js';
 import type { OrderReads, OrderTransactionOps } from './repositories/orders.js';
 import type { StaleOrder } from './repositories/reconciliation.js';
-import type { PruneResult } from './repositories/retention.js';
+import type { PruneOptions, PruneResult } from './repositories/retention.js';
 import type { UserOps } from './repositories/users.js';
 import { OPERATION_GROUPS, transactionOperations } from './transaction-operations.js';
 
@@ -23,8 +23,11 @@ export interface MaintenanceOps {
    * so concurrent callers get disjoint orders.
    */
   claimStaleOrders(options: { staleForMs: number; limit: number }): Promise<StaleOrder[]>;
-  /** Deletes done jobs and processed webhook event IDs older than `olderThanMs`. */
-  pruneFinished(olderThanMs: number): Promise<PruneResult>;
+  /**
+   * Deletes done jobs (and failed ones of `options.failedKinds`: periodic runs) and processed
+   * webhook event IDs older than `olderThanMs`.
+   */
+  pruneFinished(olderThanMs: number, options?: PruneOptions): Promise<PruneResult>;
 }
 
 /** Everything that works the same on the store and inside a transaction. */

@@ -10,7 +10,7 @@ import type { Queryable } from './executor/types.js';
 import { type JobContext, jobOps } from './repositories/jobs.js';
 import { orderReads, orderTransactionOps } from './repositories/orders.js';
 import { claimStaleOrders } from './repositories/reconciliation.js';
-import { pruneFinished } from './repositories/retention.js';
+import { type PruneOptions, pruneFinished } from './repositories/retention.js';
 import { userOps } from './repositories/users.js';
 
 type Group = (q: Queryable, jobs: JobContext) => object;
@@ -22,7 +22,8 @@ export const OPERATION_GROUPS: readonly Group[] = [
   (q, jobs) => jobOps(q, jobs),
   (q, jobs) => ({
     claimStaleOrders: (options: { staleForMs: number; limit: number }) => claimStaleOrders(q, jobs, options),
-    pruneFinished: (olderThanMs: number) => pruneFinished(q, jobs, olderThanMs),
+    pruneFinished: (olderThanMs: number, options?: PruneOptions) =>
+      pruneFinished(q, jobs, olderThanMs, options),
   }),
   // Bound: a connection may keep its state on `this` (the pg transaction client does).
   (q) => ({ query: q.query.bind(q) as Queryable['query'] }),

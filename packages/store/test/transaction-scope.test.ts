@@ -33,6 +33,8 @@ function everyOperation(tx: StoreTransaction, key: string): Record<string, () =>
     enqueueJob: () => tx.enqueueJob({ kind: 'scope-test', payload: {}, dedupeKey: `${key}-job` }),
     claimNextJob: () => tx.claimNextJob(`${key}-worker`, { kinds: ['scope-test'], lockMs: 1_000 }),
     completeJob: () => tx.completeJob(`${key}-job`),
+    renewJobLease: () =>
+      tx.renewJobLease(`${key}-job`, { workerId: `${key}-worker`, attempt: 1, lockMs: 1_000 }),
     failJob: () => tx.failJob(`${key}-job`, new Error('x')),
     findJob: () => tx.findJob(`${key}-job`),
     findJobByDedupeKey: () => tx.findJobByDedupeKey(`${key}-job`),

@@ -40,3 +40,15 @@ export function clientKeyFromForwardedFor(
     return clientAddressOf(request);
   };
 }
+
+/**
+ * The `clientKey` a market gets from its configuration when it passes none: with `TRUST_PROXY`
+ * (`trustProxyHops`) above 0, the `X-Forwarded-For` entry that many from the right; otherwise
+ * undefined (the peer address).
+ */
+export function clientKeyFromConfig(config: {
+  trustProxyHops?: number | undefined;
+}): ((request: Request) => string | undefined) | undefined {
+  const hops = config.trustProxyHops ?? 0;
+  return hops > 0 ? clientKeyFromForwardedFor({ trustedHops: hops }) : undefined;
+}

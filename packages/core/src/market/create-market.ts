@@ -11,6 +11,7 @@ import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import { parseSigningKey } from '../signature/keys.js';
 import { answerToResponse, type MarketAnswer, problemAnswer } from './answer.js';
 import { attachAnswerer, clientAddressOf } from './body-hints.js';
+import { clientKeyFromConfig } from './client-key.js';
 import {
   HookFailure,
   type HookFailure as HookFailureType,
@@ -162,7 +163,7 @@ export function createMarketWith<Tx extends MarketTransaction>(
     now,
   );
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const clientKey = options.clientKey;
+  const clientKey = options.clientKey ?? clientKeyFromConfig(config);
   const deps: MarketDeps<Tx> = {
     config,
     hooks: options.hooks,

@@ -27,6 +27,8 @@ export interface MarketConfig {
   webhookToleranceSeconds?: number | undefined;
   /** `scope_hash` of pushed claim tokens: `per-scope` (default) or the prior art's `all-scopes` (WIRE §7). */
   claimScopeHash?: KitConfig['claimScopeHash'] | undefined;
+  /** Proxies in front of the app (`TRUST_PROXY`): without `clientKey`, limits key on X-Forwarded-For. */
+  trustProxyHops?: number | undefined;
   /** `SERVICE_API_URL`: with `appApiKey`, the service client is built from it when `service` is not given. */
   serviceApiUrl?: string | undefined;
   /** `APP_API_KEY`. */

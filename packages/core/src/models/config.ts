@@ -50,6 +50,11 @@ export function databaseUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** Reconciliation asks the service about orders unchanged this long (`RECONCILE_AFTER_MS`). */
+export const DEFAULT_RECONCILE_AFTER_MS = 10 * 60_000;
+/** How often a reconciliation pass starts (`RECONCILE_EVERY_MS`). */
+export const DEFAULT_RECONCILE_EVERY_MS = 60_000;
+
 const envSchema = z.object({
   MODE: z.enum(['sandbox', 'production'], { error: 'must be "sandbox" or "production"' }).default('sandbox'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -86,6 +91,32 @@ const envSchema = z.object({
   CLAIM_SCOPE_HASH: optionalText.pipe(
     z.enum(CLAIM_SCOPE_HASH_MODES, { error: 'must be "per-scope" or "all-scopes"' }).default('per-scope'),
   ),
+  // How many reverse proxies in front of the app append to X-Forwarded-For (`clientKeyFromForwardedFor`).
+  TRUST_PROXY: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>({ error: 'must be the number of proxies in front of the app (0 for none)' })
+      .int({ error: 'must be a whole number of proxies (0 for none)' })
+      .min(0)
+      .max(10)
+      .default(0),
+  ),
+  // The worker's reconciliation (`createMarketWorker` reads these from the same configuration).
+  RECONCILE_AFTER_MS: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(1_000)
+      .max(30 * 86_400_000)
+      .default(DEFAULT_RECONCILE_AFTER_MS),
+  ),
+  RECONCILE_EVERY_MS: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>()
+      .int()
+      .min(1_000)
+      .max(86_400_000)
+      .default(DEFAULT_RECONCILE_EVERY_MS),
+  ),
 });
 
 export interface KitConfig {
@@ -105,6 +136,14 @@ export interface KitConfig {
   webhookToleranceSeconds: number;
   /** How claim tokens' `scope_hash` is computed (`CLAIM_SCOPE_HASH`, default `per-scope`). */
   claimScopeHash: ClaimScopeHash;
+  /**
+   * Reverse proxies in front of the app (`TRUST_PROXY`, default 0): per-client limits key on the
+   * `X-Forwarded-For` entry this many from the right instead of the proxy's address.
+   */
+  trustProxyHops: number;
+  /** Reconciliation of the worker (`RECONCILE_AFTER_MS`, `RECONCILE_EVERY_MS`). */
+  reconcileAfterMs: number;
+  reconcileEveryMs: number;
 }
 
 export interface LoadConfigOptions {
@@ -168,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     bnplCallbackUrl: e.BNPL_CALLBACK_URL,
     webhookToleranceSeconds: e.WEBHOOK_TOLERANCE_SECONDS,
     claimScopeHash: e.CLAIM_SCOPE_HASH,
+    trustProxyHops: e.TRUST_PROXY,
+    reconcileAfterMs: e.RECONCILE_AFTER_MS,
+    reconcileEveryMs: e.RECONCILE_EVERY_MS,
   };
 }
 

@@ -2,15 +2,13 @@
  * The request body of an `IncomingMessage` as a web `ReadableStream`, byte for byte, with a size
  * cap and backpressure (the socket is paused while the consumer is behind). Past the cap the
  * stream errors with `payload_too_large` and the rest of the body is read and thrown away, so the
- * 413 can still be delivered on a healthy connection; a client that keeps going far beyond the cap
- * is cut off. A client that disconnects mid-body errors the stream instead of leaving it pending.
+ * 413 can still be delivered; the connection then closes lingering (linger.ts), so a client still
+ * uploading reads the 413 instead of a reset. A client that disconnects mid-body errors the stream instead of leaving it pending.
  */
 import type { IncomingMessage } from 'node:http';
 import type { KitError } from '../errors.js';
 import { payloadTooLarge } from '../util/payload-too-large.js';
-
-/** How much past the cap we keep discarding before closing the connection instead. */
-const DISCARD_FACTOR = 4;
+import { lingerOnClose } from './linger.js';
 
 export function tooLarge(maxBytes: number): KitError {
   return payloadTooLarge(maxBytes);
@@ -21,7 +19,9 @@ export function nodeBodyStream(req: IncomingMessage, maxBytes: number): Readable
   let settled = false;
   const discard = () => {
     settled = true;
-    // Keep the data flowing into the void so the response can still go out on this connection.
+    // Keep the data flowing into the void so the response can still go out on this connection,
+    // and let the close after it linger so that the client gets to read it.
+    lingerOnClose(req.socket);
     req.resume();
   };
   return new ReadableStream<Uint8Array>(
@@ -30,7 +30,7 @@ export function nodeBodyStream(req: IncomingMessage, maxBytes: number): Readable
         req.on('data', (chunk: Buffer) => {
           size += chunk.byteLength;
           if (settled) {
-            if (size > maxBytes * DISCARD_FACTOR) req.destroy();
+            // The rest is dropped; the connection closes after the answer, lingering (linger.ts).
             return;
           }
           if (size > maxBytes) {

@@ -9,8 +9,11 @@
  *
  * - A connection with no request in flight that stays silent for `idleTimeoutMs` is closed (a
  *   request in flight is bounded by `requestTimeoutMs` instead, never cut by this one).
- * - Past `maxConnections` open connections, new ones are closed as they arrive; the open ones keep
- *   being served (a load balancer's health check on a kept-alive connection still answers).
+ * - At `maxConnections` open connections, a new one makes room: the oldest connection with no
+ *   request in flight (idle, kept alive, or still trickling its headers) is closed instead of the
+ *   newcomer, so slow or silent clients cannot keep new ones (a balancer's `/healthz`) out until
+ *   their timeouts free them. Only when every open connection has a request in flight is the new
+ *   one closed on arrival.
  * - Headers and whole requests that trickle in are answered 408 (a problem document, like every
  *   parser refusal: see client-error.ts), kept-alive connections close after `keepAliveTimeoutMs`.
  */
@@ -21,7 +24,10 @@ import { answerClientError } from './client-error.js';
 export interface ServerLimits {
   /** A connection with no request in flight, silent this long, is closed. */
   idleTimeoutMs: number;
-  /** Open connections beyond this are closed on arrival. Keep it under the open-file limit. */
+  /**
+   * Open connections at most; a new one past it closes the oldest without a request in flight (or
+   * itself, when all are busy). Keep it under the open-file limit.
+   */
   maxConnections: number;
   /** Headers not complete by then: 408. */
   headersTimeoutMs: number;
@@ -53,6 +59,31 @@ function busy(socket: Socket): boolean {
   return current !== undefined && current !== null && current.writableFinished !== true;
 }
 
+/**
+ * Enforces the connection cap by closing the oldest connection with no request in flight when a
+ * new one arrives past it (not Node's `server.maxConnections`, which refuses the newcomer). A Set
+ * keeps insertion order, so its first non-busy entry is the oldest such connection.
+ */
+function makeRoomAtTheCap(server: Server, maxConnections: number, closed: () => void): void {
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    if (open.size <= maxConnections) return;
+    let victim: Socket = socket;
+    for (const candidate of open) {
+      if (candidate === socket) break;
+      if (!busy(candidate)) {
+        victim = candidate;
+        break;
+      }
+    }
+    open.delete(victim);
+    closed();
+    victim.destroy();
+  });
+}
+
 /** Applies the limits to `server` (before or after `listen`); returns the limits in force. */
 export function hardenServer(server: Server, options: HardenServerOptions = {}): ServerLimits {
   const limits: ServerLimits = { ...RECOMMENDED_SERVER_LIMITS };
@@ -72,8 +103,7 @@ export function hardenServer(server: Server, options: HardenServerOptions = {}):
     limits.headersTimeoutMs,
   );
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  server.on('drop', () => options.onConnectionClosed?.('max_connections'));
+  makeRoomAtTheCap(server, limits.maxConnections, () => options.onConnectionClosed?.('max_connections'));
 
   // Node arms every socket with `server.timeout` and, because this listener exists, leaves the
   // decision to it: a socket in the middle of a request is left to `requestTimeout`.

@@ -1,19 +1,21 @@
 /**
  * Reads a whole `IncomingMessage` body into bytes with a cap, without a web stream. Past the cap it
- * rejects with `payload_too_large` and keeps discarding the rest (so the answer still goes out on a
- * healthy connection); a client that keeps sending far beyond the cap is cut off. A disconnect
+ * rejects with `payload_too_large` and keeps discarding the rest (so the answer still goes out); the
+ * connection then closes lingering (linger.ts), so a client still uploading reads the 413. A disconnect
  * mid-body rejects instead of leaving the read pending, and nothing else reading the same request
  * can stall it.
  */
 import type { IncomingMessage } from 'node:http';
 import { tooLarge } from './body-stream.js';
-
-const DISCARD_FACTOR = 4;
+import { lingerOnClose } from './linger.js';
 
 export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   const declared = req.headers['content-length'];
   // Refused before reading a byte: Node discards the unread body itself after the answer.
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  if (declared !== undefined && Number(declared) > maxBytes) {
+    lingerOnClose(req.socket);
+    return Promise.reject(tooLarge(maxBytes));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -23,7 +25,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ui
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
       if (settled) {
-        if (size > maxBytes * DISCARD_FACTOR) req.destroy();
+        // The rest is dropped; the connection closes after the answer, lingering (linger.ts).
         return;
       }
       if (size <= maxBytes) {
@@ -31,6 +33,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ui
         return;
       }
       settled = true;
+      lingerOnClose(req.socket);
       reject(tooLarge(maxBytes));
     });
     req.on('end', () => {

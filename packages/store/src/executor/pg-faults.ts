@@ -1,30 +1,108 @@
 /**
- * Which `pg` failures are the database being unreachable or overloaded (a 503 the caller may
- * retry: the service redelivers webhooks, a market system retries its POST), as opposed to a query
- * that is wrong (a 500, a bug). Only the first kind is translated; SQLSTATEs the repositories act
- * on (unique violations) pass through untouched.
+ * Which `pg` failures are transient (the database unreachable, overloaded, refusing connections, or
+ * a transaction that lost a race) as opposed to a query that is wrong (a 500, a bug). Every
+ * transient failure becomes the kit's `store_unavailable` (503, `retryable`): nothing was written
+ * (the transaction rolled back), core's store retry (`retryUnavailable`) tries once more on a fresh
+ * connection, and the caller retries only 503s. SQLSTATEs the repositories act on (unique
+ * violations) pass through untouched.
  */
 import { KitError } from '@bnpl-kit/core';
 import { sqlState } from '../repositories/pg-errors.js';
 
-// Node socket failures (ECONNREFUSED, …) and SQLSTATE classes 08 (connection), 53 (resources),
-// 57P0x (server shutting down, `pg_terminate_backend`), 57014 (statement timeout), 40001/40P01
-// (serialization failure, deadlock: transient by definition).
-const TRANSIENT_STATES = /^(08|53|57P0|57014$|40001$|40P01$)/;
+/** How the kit answers a transient failure class; everything else is a 500 (`internal`). */
+export type FaultKind =
+  /** The database cannot be reached or will not take work now: 503, retry later. */
+  | 'unavailable'
+  /** The transaction lost a race and rolled back: 503 after one more try; a repeat succeeds. */
+  | 'conflict'
+  /** A statement ran past `statement_timeout` (overload or lock waits) and was cancelled: 503. */
+  | 'timeout';
+
+export interface TransientClass {
+  /** A SQLSTATE, or a two-character class (`08`) matching every code in it. */
+  state: string;
+  /** When the code alone is too broad: the server's message must match. */
+  message?: RegExp;
+  kind: FaultKind;
+  reason: string;
+}
+
+/**
+ * The one table of transient SQLSTATEs (PostgreSQL Appendix A). `docs/operations.md` lists the
+ * same classes; `test/faults.test.ts` provokes each on a real PostgreSQL.
+ */
+export const TRANSIENT_SQLSTATES: readonly TransientClass[] = [
+  { state: '08', kind: 'unavailable', reason: 'connection exception: the connection failed or was lost' },
+  {
+    state: '53',
+    kind: 'unavailable',
+    reason: 'insufficient resources: disk full, out of memory, too many connections',
+  },
+  {
+    state: '57P01',
+    kind: 'unavailable',
+    reason: 'admin shutdown: the server is stopping, or pg_terminate_backend',
+  },
+  {
+    state: '57P02',
+    kind: 'unavailable',
+    reason: 'crash shutdown: another backend crashed, the server is restarting',
+  },
+  {
+    state: '57P03',
+    kind: 'unavailable',
+    reason: 'cannot connect now: the server is starting up or in recovery',
+  },
+  {
+    state: '55000',
+    // 55000 (object not in prerequisite state) is mostly a bug; only this message is an outage.
+    message: /not currently accepting connections/i,
+    kind: 'unavailable',
+    reason: 'the database refuses connections (ALTER DATABASE … ALLOW_CONNECTIONS false)',
+  },
+  { state: '40001', kind: 'conflict', reason: 'serialization failure: retry the transaction' },
+  { state: '40P01', kind: 'conflict', reason: 'deadlock detected: this transaction was chosen to roll back' },
+  { state: '57014', kind: 'timeout', reason: 'statement timeout: the statement ran past statement_timeout' },
+];
+
+// Node socket failures (ECONNREFUSED, …): the database cannot be reached at all.
 const NODE_NETWORK = /^(ECONN|EPIPE$|ETIMEDOUT$|EHOSTUNREACH$|ENETUNREACH$|ENOTFOUND$|EAI_AGAIN$)/;
 // pg's own messages for a connection lost, never made, or a client-side query timeout.
 const PG_CONNECTION_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Query read timeout|Client has encountered a connection error|Connection ended|not queryable/i;
 
-export function isUnavailable(err: unknown): boolean {
-  if (err instanceof KitError) return err.code === 'store_unavailable';
+/** The transient class of a failure, or undefined when it is not one (a 500). */
+export function transientClass(err: unknown): TransientClass | undefined {
   const state = sqlState(err);
-  if (state !== undefined) return TRANSIENT_STATES.test(state) || NODE_NETWORK.test(state);
-  return err instanceof Error && PG_CONNECTION_MESSAGE.test(err.message);
+  const message = err instanceof Error ? err.message : '';
+  if (state !== undefined) {
+    if (NODE_NETWORK.test(state))
+      return { state, kind: 'unavailable', reason: 'the database cannot be reached' };
+    return TRANSIENT_SQLSTATES.find(
+      (c) =>
+        (c.state.length === 2 ? state.startsWith(c.state) : state === c.state) &&
+        (c.message === undefined || c.message.test(message)),
+    );
+  }
+  if (PG_CONNECTION_MESSAGE.test(message)) {
+    return {
+      state: '',
+      kind: 'unavailable',
+      reason: 'the connection to the database was lost or never made',
+    };
+  }
+  return undefined;
 }
 
-/** Rethrows an unavailability as the kit's `store_unavailable` (503); anything else unchanged. */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof KitError) return err.code === 'store_unavailable';
+  return transientClass(err) !== undefined;
+}
+
+/** Rethrows a transient failure as the kit's `store_unavailable` (503); anything else unchanged. */
 export function translateFault(err: unknown, location: string): unknown {
-  if (err instanceof KitError || !isUnavailable(err)) return err;
+  if (err instanceof KitError) return err;
+  if (transientClass(err) === undefined) return err;
+  // The class and reason stay in `cause` (logged), not in the client's problem detail.
   return new KitError('store_unavailable', `The database at ${location} is unavailable`, { cause: err });
 }

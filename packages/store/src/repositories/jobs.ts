@@ -4,8 +4,15 @@
  * binds the statements in `jobs/` to one queryable and one clock.
  */
 import type { Queryable } from '../executor/types.js';
-import type { ClaimJobOptions, FailJobOptions, Job, JobStatus, NewJob } from '../records.js';
-import { claimNextJob } from './jobs/claim.js';
+import type {
+  ClaimJobOptions,
+  FailJobOptions,
+  Job,
+  JobStatus,
+  NewJob,
+  RenewJobLeaseOptions,
+} from '../records.js';
+import { claimNextJob, renewJobLease } from './jobs/claim.js';
 import type { JobContext } from './jobs/context.js';
 import { enqueueJob } from './jobs/enqueue.js';
 import { findJobBy, listJobs } from './jobs/reads.js';
@@ -24,6 +31,11 @@ export interface JobOps {
    * expired on its last allowed attempt is marked failed instead.
    */
   claimNextJob<P = unknown>(workerId: string, options: ClaimJobOptions): Promise<Job<P> | undefined>;
+  /**
+   * Extends the lease of a job this claim is running, from now by `lockMs` (the worker does this
+   * while the job runs). False when the job is no longer this claim's: finished, or taken over.
+   */
+  renewJobLease(id: string, options: RenewJobLeaseOptions): Promise<boolean>;
   /** Marks a running job done. False when it is not running (or, with `workerId`, no longer ours). */
   completeJob(id: string, options?: { workerId?: string }): Promise<boolean>;
   /**
@@ -48,6 +60,7 @@ export function jobOps(q: Queryable, ctx: JobContext): JobOps {
   return {
     enqueueJob: (job) => enqueueJob(q, ctx, job),
     claimNextJob: (workerId, options) => claimNextJob(q, ctx, workerId, options),
+    renewJobLease: (id, options) => renewJobLease(q, ctx, id, options),
     completeJob: (id, options) => completeJob(q, ctx, id, options),
     failJob: (id, error, options) => failJob(q, ctx, id, error, options),
     findJob: (id) => findJobBy(q, 'id', id),

@@ -52,8 +52,13 @@ export interface Drain {
    * Runs the steps once, in order; later calls return the same promise. A failing step is logged
    * and the next steps still run (the database is closed even if the HTTP server would not close);
    * the promise then rejects with the first failure.
+   *
+   * `graceMs` (on a signal: a load balancer's health-check interval times its unhealthy threshold,
+   * or Kubernetes' readiness period): readiness answers 503 at once, but the steps (the first
+   * stops accepting) wait this long, so balancers see the 503 and move traffic away before any
+   * connection is refused.
    */
-  start(): Promise<void>;
+  start(options?: { graceMs?: number }): Promise<void>;
 }
 
 export function createDrain(steps: readonly DrainStep[], options: { logger?: MarketLogger } = {}): Drain {
@@ -63,8 +68,13 @@ export function createDrain(steps: readonly DrainStep[], options: { logger?: Mar
     get draining() {
       return running !== undefined;
     },
-    start() {
+    start(startOptions = {}) {
       running ??= (async () => {
+        const graceMs = startOptions.graceMs ?? 0;
+        if (graceMs > 0) {
+          logger.info({ graceMs }, 'draining: readiness answers 503; still serving for the grace period');
+          await new Promise((resolve) => setTimeout(resolve, graceMs));
+        }
         let failure: unknown;
         for (const [name, run] of steps) {
           try {
@@ -84,7 +94,12 @@ export function createDrain(steps: readonly DrainStep[], options: { logger?: Mar
 /** Drains on SIGINT/SIGTERM; a second signal exits at once. Returns a function that removes the handlers. */
 export function drainOnSignals(
   drain: Drain,
-  options: { logger?: MarketLogger; signals?: readonly NodeJS.Signals[] } = {},
+  options: {
+    logger?: MarketLogger;
+    signals?: readonly NodeJS.Signals[];
+    /** How long readiness answers 503 while the server still serves (`Drain.start`); default 0. */
+    graceMs?: number;
+  } = {},
 ): () => void {
   const logger = options.logger ?? silentLogger;
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
@@ -94,7 +109,7 @@ export function drainOnSignals(
       process.exit(1);
     }
     logger.info({ signal }, 'shutting down');
-    drain.start().then(
+    drain.start({ graceMs: options.graceMs }).then(
       () => {
         process.exitCode = 0;
       },

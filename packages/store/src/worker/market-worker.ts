@@ -4,13 +4,13 @@
  * retention as periodic jobs, and any job kinds of the market's own.
  */
 import {
+  consoleLogger,
   createServiceClient,
   type IntegrationMode,
   type KitConfig,
   KitError,
   type MarketLogger,
   type ServiceClient,
-  silentLogger,
 } from '@bnpl-kit/core';
 import type { Store } from '../store.js';
 import {
@@ -42,12 +42,15 @@ export interface MarketWorkerOptions
   /**
    * The validated configuration (`loadConfig`), as `createMarket` takes it: the service client is
    * built from `serviceApiUrl` + `appApiKey`, and the integration mode and webhook tolerance are
-   * read from it. Explicit `service` / `integrationMode` override.
+   * read from it, and so are reconciliation's `RECONCILE_AFTER_MS` / `RECONCILE_EVERY_MS`. Explicit
+   * `service` / `integrationMode` / `reconciliation` override.
    */
-  config?: Pick<KitConfig, 'integrationMode' | 'serviceApiUrl' | 'appApiKey' | 'webhookToleranceSeconds'>;
+  config?: Pick<KitConfig, 'integrationMode' | 'serviceApiUrl' | 'appApiKey' | 'webhookToleranceSeconds'> &
+    Partial<Pick<KitConfig, 'reconcileAfterMs' | 'reconcileEveryMs'>>;
   service?: ServiceClient;
   /** `data-sharing`: disbursement jobs run, and reconciliation disburses orders found ready. */
   integrationMode?: IntegrationMode;
+  /** Default: core's `consoleLogger`, as `createMarket`'s (pass the app's logger to both). */
   logger?: MarketLogger;
   /** The same source as the market's `getDisbursementInvoice` hook, so job and endpoint agree. */
   getDisbursementInvoice?: DisbursementInvoiceSource;
@@ -57,6 +60,11 @@ export interface MarketWorkerOptions
   retention?: RetentionOptions | false;
   /** Job kinds of your own, run by the same worker. */
   runners?: Record<string, JobRunner>;
+}
+
+/** `{ a: 1, b: undefined }` → `{ a: 1 }`: an unset configuration value keeps the default. */
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function serviceOf(options: MarketWorkerOptions): ServiceClient {
@@ -89,7 +97,8 @@ function integrationModeOf(options: MarketWorkerOptions): IntegrationMode {
 export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
   const { store } = options;
   const service = serviceOf(options);
-  const logger = options.logger ?? silentLogger;
+  // Not silent by default: the worker's lines (job failed, lease lost) are what operators act on.
+  const logger = options.logger ?? consoleLogger;
   const dataSharing = integrationModeOf(options) === 'data-sharing';
   const runners: Record<string, JobRunner> = { ...options.runners };
   const periodic: PeriodicJob[] = [];
@@ -100,7 +109,14 @@ export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
       runDisbursement(deps, job, context)) as JobRunner<DisbursePayload>;
   }
   if (options.reconciliation !== false) {
-    const settings = { ...DEFAULT_RECONCILIATION, ...options.reconciliation };
+    const settings = {
+      ...DEFAULT_RECONCILIATION,
+      ...definedOnly({
+        afterMs: options.config?.reconcileAfterMs,
+        everyMs: options.config?.reconcileEveryMs,
+      }),
+      ...options.reconciliation,
+    };
     const onReady = dataSharing
       ? (tx: Parameters<typeof enqueueDisbursement>[0], order: { id: string }) =>
           enqueueDisbursement(tx, order.id)
@@ -116,7 +132,12 @@ export function createMarketWorker(options: MarketWorkerOptions): JobWorker {
       ...options.retention,
     });
     runners[PRUNE_JOB] = async (job) => {
-      await runRetention({ store, logger }, afterMs, job);
+      await runRetention(
+        { store, logger },
+        afterMs,
+        job,
+        periodic.map((p) => p.kind),
+      );
     };
     periodic.push({ kind: PRUNE_JOB, everyMs: options.retention?.everyMs ?? DEFAULT_RETENTION.everyMs });
   }

@@ -7,7 +7,8 @@
  *   collected (a scrape), so it is the database's truth for every process, not this one's.
  * - `bnpl.jobs.queue.oldest_age` (gauge, s): how long the oldest due pending job has waited; 0
  *   when none waits. A growing age means no worker runs, or runs too slowly.
- * - `bnpl.jobs.runs` (counter): job runs by kind and outcome (`done`, `retry`, `failed`).
+ * - `bnpl.jobs.runs` (counter): job runs by kind and outcome (`done`, `retry`, `failed`, `lost`: the
+ *   lease was lost mid-run, so the outcome was not recorded and another worker may run it again).
  * - `bnpl.reconciliation.corrections` (counter): orders reconciliation moved, by from → to status.
  */
 import { instrumentsOf } from '@bnpl-kit/core';
@@ -30,14 +31,15 @@ const instruments = instrumentsOf((meter) => ({
     unit: 's',
   }),
   jobRuns: meter.createCounter(WORKER_METRIC_NAMES.jobRuns, {
-    description: 'Job runs by kind and outcome: done, retry (failed, will run again) or failed (for good)',
+    description:
+      'Job runs by kind and outcome: done, retry (failed, will run again), failed (for good) or lost (lease lost mid-run)',
   }),
   reconciliationCorrections: meter.createCounter(WORKER_METRIC_NAMES.reconciliationCorrections, {
     description: 'Order statuses reconciliation corrected, by from and to status',
   }),
 }));
 
-export function recordJobRun(kind: string, outcome: 'done' | 'retry' | 'failed'): void {
+export function recordJobRun(kind: string, outcome: 'done' | 'retry' | 'failed' | 'lost'): void {
   instruments().jobRuns.add(1, { 'bnpl.job_kind': kind, 'bnpl.outcome': outcome });
 }
 

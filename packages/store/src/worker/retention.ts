@@ -1,6 +1,6 @@
 /**
- * Retention: a periodic job deletes finished jobs and processed webhook event IDs older than a
- * window. An event ID must be remembered for as long as the service may deliver that event again,
+ * Retention: a periodic job deletes finished jobs (and failed periodic runs) and processed webhook
+ * event IDs older than a window. An event ID must be remembered for as long as the service may deliver that event again,
  * or a late redelivery would run its effect a second time; so the window must be longer than the
  * webhook replay window, and a shorter one is refused at start-up.
  */
@@ -57,12 +57,17 @@ export function retentionWindowMs(options: RetentionOptions = {}): number {
   return afterMs;
 }
 
+/**
+ * One pruning run. `periodicKinds`: the worker's periodic job kinds, whose failed runs are pruned
+ * too (the next period's run does their work; nobody requeues them).
+ */
 export async function runRetention(
   deps: { store: Pick<Store, 'pruneFinished'>; logger: MarketLogger },
   afterMs: number,
   job: Pick<Job, 'id'>,
+  periodicKinds: readonly string[] = [],
 ): Promise<PruneResult> {
-  const pruned = await deps.store.pruneFinished(afterMs);
+  const pruned = await deps.store.pruneFinished(afterMs, { failedKinds: periodicKinds });
   if (pruned.jobs > 0 || pruned.events > 0) {
     deps.logger.info({ jobId: job.id, ...pruned, afterMs }, 'pruned finished jobs and processed event IDs');
   }

@@ -5,7 +5,7 @@
  */
 import { KitError } from '@bnpl-kit/core';
 import type { Queryable } from '../../executor/types.js';
-import type { ClaimJobOptions, Job } from '../../records.js';
+import type { ClaimJobOptions, Job, RenewJobLeaseOptions } from '../../records.js';
 import { type JobContext, nowParam } from './context.js';
 import { firstJob, type JobRow, jobColumns } from './rows.js';
 
@@ -64,4 +64,27 @@ export async function claimNextJob<P>(
     [now, options.kinds === undefined ? null : [...options.kinds], workerId, options.lockMs],
   );
   return firstJob<P>(rows);
+}
+
+/**
+ * Extends the lease of a job this worker is running, from now by `lockMs`. False when the job is
+ * no longer this claim's (finished, failed, or taken over after the lease expired): the worker
+ * then stops the run (its signal aborts) instead of running it side by side with another.
+ */
+export async function renewJobLease(
+  q: Queryable,
+  ctx: JobContext,
+  id: string,
+  options: RenewJobLeaseOptions,
+): Promise<boolean> {
+  if (!(Number.isFinite(options.lockMs) && options.lockMs > 0)) {
+    throw new KitError('validation_failed', 'lockMs must be a positive number of milliseconds');
+  }
+  const { rowCount } = await q.query(
+    `UPDATE bnpl_jobs
+        SET locked_until = coalesce($1::timestamptz, now()) + $2::double precision * interval '1 millisecond'
+      WHERE id = $3 AND status = 'running' AND locked_by = $4 AND attempts = $5`,
+    [nowParam(ctx), options.lockMs, id, options.workerId, options.attempt],
+  );
+  return rowCount > 0;
 }
