@@ -64,6 +64,8 @@ export interface MarketRouteDefinition {
   readonly answers: Readonly<Record<number, MarketAnswerSpec>>;
   /** The problems (errors.ts codes) this endpoint answers besides `internal`. */
   readonly problems: readonly ErrorCode[];
+  /** The protocol rules (docs/protocol.md IDs) the endpoint enforces. */
+  readonly rules?: readonly string[];
 }
 
 const BOTH: readonly IntegrationMode[] = ['basic', 'data-sharing'];
@@ -110,7 +112,9 @@ function route(definition: MarketRouteDefinition): MarketRouteDefinition {
  * is the path, the words, and whether it takes a body (one that is sent is JSON either way).
  */
 function orderAction(
-  action: Pick<MarketRouteDefinition, 'summary' | 'description' | 'request'> & { path: `/${string}` },
+  action: Pick<MarketRouteDefinition, 'summary' | 'description' | 'request' | 'rules'> & {
+    path: `/${string}`;
+  },
 ): MarketRouteDefinition {
   return route({
     method: 'POST',
@@ -131,6 +135,7 @@ function orderAction(
       ...UPSTREAM,
       ...STORE,
     ],
+    ...(action.rules !== undefined && { rules: action.rules }),
   });
 }
 
@@ -151,6 +156,7 @@ export const MARKET_ROUTES = {
       200: { description: 'The existing order of this reference_id (same content)', body: orderRecord },
     },
     problems: [...JSON_BODY, 'unauthenticated', 'idempotency_conflict', ...UPSTREAM, ...STORE],
+    rules: ['R-ORDER-01', 'R-ORDER-02', 'R-LINE-05', 'R-LINE-06', 'R-LINE-07', 'R-EP-03'],
   }),
   getOrderStatus: route({
     method: 'GET',
@@ -167,16 +173,19 @@ export const MARKET_ROUTES = {
       },
     },
     problems: ['validation_failed', 'unauthenticated', 'order_not_found', ...UPSTREAM, ...STORE],
+    rules: ['R-LINE-07'],
   }),
   cancelOrder: orderAction({
     path: '/orders/:id/cancel',
     summary: 'Cancel (revert) an approved order',
+    rules: ['R-LINE-07', 'R-EP-06'],
   }),
   disburseOrder: orderAction({
     path: '/orders/:id/disburse',
     summary: 'Request disbursement of an approved order',
     description: 'Without an invoice in the body, the getDisbursementInvoice hook supplies one (WIRE §5).',
     request: { name: 'DisburseRequest', schema: disburseRequestCodec.schema, required: false },
+    rules: ['R-LINE-07', 'R-EP-08', 'R-EP-10'],
   }),
   pushClaims: route({
     method: 'POST',
@@ -189,7 +198,17 @@ export const MARKET_ROUTES = {
     answers: {
       200: { description: 'Pushed', body: { name: 'PushClaimsResponse', schema: pushClaimsResponseSchema } },
     },
-    problems: [...JSON_BODY, 'unauthenticated', 'forbidden', 'user_not_found', ...UPSTREAM, ...STORE],
+    // conflict: the service's 409 to a push, passed through (service/errors.ts).
+    problems: [
+      ...JSON_BODY,
+      'unauthenticated',
+      'forbidden',
+      'user_not_found',
+      'conflict',
+      ...UPSTREAM,
+      ...STORE,
+    ],
+    rules: ['R-LINE-07', 'R-EP-13', 'R-CLAIM-09'],
   }),
   filterOffers: route({
     method: 'POST',
@@ -205,7 +224,9 @@ export const MARKET_ROUTES = {
         body: { name: 'FilterOffersResponse', schema: filterOffersResponseSchema },
       },
     },
-    problems: [...JSON_BODY, 'unauthenticated', 'too_many_requests', ...UPSTREAM],
+    // user_not_found: the fetchUserClaimObject hook knows no user of that ID.
+    problems: [...JSON_BODY, 'unauthenticated', 'too_many_requests', 'user_not_found', ...UPSTREAM],
+    rules: ['R-OFFER-07', 'R-OFFER-10'],
   }),
   receiveWebhook: route({
     method: 'POST',
@@ -234,6 +255,7 @@ export const MARKET_ROUTES = {
       'misconfigured',
       ...STORE,
     ],
+    rules: ['R-WH-08', 'R-WH-09', 'R-WH-10'],
   }),
   getDemoUser: route({
     method: 'GET',
@@ -261,6 +283,7 @@ export const MARKET_ROUTES = {
     params: SERVICE_ORDER_ID,
     answers: { 302: { description: 'To getBNPLCallback(order)', location: 'The market’s callback URL' } },
     problems: ['validation_failed', 'order_not_found', ...STORE],
+    rules: ['R-LINE-07'],
   }),
 } as const satisfies Record<string, MarketRouteDefinition>;
 

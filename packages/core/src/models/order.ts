@@ -1,6 +1,6 @@
 /** Orders: the create request the market receives, the record it answers with, and service orders. */
 import { z } from 'zod';
-import { type Amount, amountCodec, toBigInt } from './money.js';
+import { type Amount, amountCodec, positiveAmountCodec, toBigInt } from './money.js';
 import { orderLineCodec, orderLineSchema } from './order-line.js';
 import { orderStatusSchema } from './status.js';
 import { httpUrl, safeText } from './text.js';
@@ -23,7 +23,7 @@ export const newOrderLinesField = nestedArray('order_lines', orderLines, (line) 
 /** `POST /v1/orders` body (specification: Order create request). */
 export const orderCreateRequestCodec = wireObject({
   referenceId: field('reference_id', referenceId),
-  totalAmount: nested('total_amount', amountCodec),
+  totalAmount: nested('total_amount', positiveAmountCodec),
   orderLines: newOrderLinesField,
 });
 
@@ -42,11 +42,6 @@ export const orderCreateRequestSchema = orderCreateRequestCodec.schema.superRefi
     }
     sum += toBigInt(line.subtotal);
   });
-  // Nothing to pay is not an order the service can finance: refused here, not at the service.
-  if (toBigInt(order.totalAmount) === 0n) {
-    ctx.addIssue({ code: 'custom', path: ['total_amount', 'value'], message: 'must be greater than 0' });
-    return;
-  }
   if (consistent && sum !== toBigInt(order.totalAmount)) {
     ctx.addIssue({
       code: 'custom',

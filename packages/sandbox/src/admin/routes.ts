@@ -2,7 +2,7 @@
  * The admin API's routes: the "dashboard" settings and the provider's buttons, plus records to read
  * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
  */
-import { KitError } from '@bnpl-kit/core';
+import { type ErrorCode, KitError } from '@bnpl-kit/core';
 import { type Method, parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
@@ -48,7 +48,12 @@ const emitSchema = z.object({
   organization_id: z.string().min(1).optional(),
   payload: z.looseObject({ type: z.string().min(1) }),
 });
-const claimCheckSchema = z.object({ scope_name: z.string().min(1), claims: z.record(z.string(), z.json()) });
+// Any JSON value: a parsed body holds nothing else (z.json() would document a recursive type that
+// generated clients cannot name, TS2502).
+const claimCheckSchema = z.object({
+  scope_name: z.string().min(1),
+  claims: z.record(z.string(), z.unknown().meta({ description: 'Any JSON value' })),
+});
 
 /**
  * The request body schema of each admin route that reads one, keyed `METHOD pattern`: the source of
@@ -67,6 +72,55 @@ export const ADMIN_REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'POST /sandbox/faults': faultJsonSchema,
   'PUT /sandbox/auto': autoScenarioJsonSchema,
 };
+
+/**
+ * What each admin route answers besides its body, keyed `METHOD pattern`: the success status (200
+ * unless listed) and the problem codes beyond those of every route (handler.ts: `ADMIN_PROBLEMS`).
+ * The dispatcher answers with this status, so the document (src/openapi.ts) cannot drift from it.
+ */
+export interface AdminAnswer {
+  readonly status?: 201 | 202 | 204;
+  readonly problems?: readonly ErrorCode[];
+}
+
+/** A ServiceFailure of the shared order code: 404, 409 (a transition), 400. */
+const ORDER_ACTION: readonly ErrorCode[] = ['not_found', 'invalid_transition', 'validation_failed'];
+
+export const ADMIN_ANSWERS: Readonly<Record<string, AdminAnswer>> = {
+  'GET /sandbox/organizations/:id': { problems: ['not_found'] },
+  'PUT /sandbox/organizations/:id': { problems: ['validation_failed', 'invalid_json'] },
+  'PATCH /sandbox/organizations/:id': { problems: ['validation_failed', 'invalid_json', 'not_found'] },
+  'DELETE /sandbox/organizations/:id': { status: 204, problems: ['not_found'] },
+  'GET /sandbox/organizations/:id/signing-key': { problems: ['not_found'] },
+  'POST /sandbox/organizations/:id/offer-filter-token': { status: 201, problems: ['not_found'] },
+  'GET /sandbox/orders/:id': { problems: ['order_not_found'] },
+  'POST /sandbox/orders/:id/approve': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/orders/:id/reject': { problems: ORDER_ACTION },
+  'POST /sandbox/orders/:id/ready': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/orders/:id/paid': { problems: ORDER_ACTION },
+  'POST /sandbox/claims/:credifyId/check': { problems: ['validation_failed', 'invalid_json'] },
+  'POST /sandbox/transactions': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/transactions/:id/dispute': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'GET /sandbox/webhooks/deliveries/:id': { problems: ['not_found'] },
+  'POST /sandbox/webhooks/deliveries/:id/replay': {
+    status: 202,
+    problems: ['validation_failed', 'invalid_json', 'not_found', 'conflict'],
+  },
+  'POST /sandbox/webhooks/events': {
+    status: 202,
+    problems: ['validation_failed', 'invalid_json', 'not_found'],
+  },
+  'POST /sandbox/faults': { status: 201, problems: ['validation_failed', 'invalid_json'] },
+  'DELETE /sandbox/faults': { status: 204 },
+  'GET /sandbox/calls': { problems: ['validation_failed'] },
+  'DELETE /sandbox/calls': { status: 204 },
+  'PUT /sandbox/auto': { problems: ['validation_failed', 'invalid_json'] },
+};
+
+/** The success status of an admin route. */
+export function adminSuccessStatus(key: string): 200 | 201 | 202 | 204 {
+  return ADMIN_ANSWERS[key]?.status ?? 200;
+}
 
 /** The record a route names, or its 404. */
 function existing<T>(record: T | undefined, code: 'not_found' | 'order_not_found', message: string): T {
@@ -131,7 +185,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     ({ sandbox, params }) => {
       orgOr404(sandbox, params.id!);
       sandbox.organizations.remove(params.id!);
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   // The dashboard shows the signing key "after password entry"; here the admin token plays that part.
@@ -145,7 +199,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/organizations/:id/offer-filter-token',
     ({ sandbox, params }) => {
       orgOr404(sandbox, params.id!);
-      return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) }, 201);
+      return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) });
     },
   ],
   [
@@ -212,7 +266,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async ({ sandbox, params, body }) => {
       const input = parseWire(claimCheckSchema, await body());
       return json({
-        matches: await sandbox.claims.matches(params.credifyId!, input.scope_name, input.claims),
+        // A parsed JSON body: its values are JSON values, which is what claims are.
+        matches: await sandbox.claims.matches(
+          params.credifyId!,
+          input.scope_name,
+          input.claims as Parameters<Sandbox['claims']['matches']>[2],
+        ),
       });
     },
   ],
@@ -286,7 +345,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       } catch (error) {
         throw new KitError('conflict', (error as Error).message);
       }
-      return json(deliveryView(existing(copy, 'not_found', `No delivery ${params.id}`)), 202);
+      return json(deliveryView(existing(copy, 'not_found', `No delivery ${params.id}`)));
     },
   ],
   [
@@ -296,10 +355,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const input = parseWire(emitSchema, await body());
       const organizationId = input.organization_id ?? sandbox.organizations.primary().id;
       orgOr404(sandbox, organizationId);
-      return json(
-        { deliveries: sandbox.webhooks.emit(organizationId, input.payload).map(deliveryView) },
-        202,
-      );
+      return json({ deliveries: sandbox.webhooks.emit(organizationId, input.payload).map(deliveryView) });
     },
   ],
   [
@@ -315,14 +371,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     'POST',
     '/sandbox/faults',
     async ({ sandbox, body }) =>
-      json(sandbox.faults.inject(faultFromJson(parseWire(faultJsonSchema, await body(), 'Fault'))), 201),
+      json(sandbox.faults.inject(faultFromJson(parseWire(faultJsonSchema, await body(), 'Fault')))),
   ],
   [
     'DELETE',
     '/sandbox/faults',
     ({ sandbox }) => {
       sandbox.faults.clear();
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   [
@@ -343,7 +399,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/calls',
     ({ sandbox }) => {
       sandbox.calls.clear();
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   ['GET', '/sandbox/auto', ({ sandbox }) => json(autoScenarioView(sandbox.auto.get()))],
