@@ -21,17 +21,20 @@ import {
 import { ADMIN_ANSWERS, ADMIN_REQUEST_SCHEMAS, ADMIN_ROUTES, adminSuccessStatus } from './admin/routes.js';
 
 /**
- * What every admin route can answer (admin/handler.ts): a wrong admin token (401), an admin API
- * closed for want of one (403), another method on the path (405), a failure of its own (500).
+ * What every admin route can answer (admin/handler.ts, and core's Node listener under the standalone
+ * server): a wrong admin token (401), an admin API closed for want of one (403), another method on
+ * the path (405), a body over the server's limit (413, checked before routing), a failure of its own
+ * (500).
  */
 const ADMIN_PROBLEMS: readonly ErrorCode[] = [
   'unauthenticated',
   'forbidden',
   'method_not_allowed',
+  'payload_too_large',
   'internal',
 ];
 
-/** Organisation bodies: the path's `id` replaces the body's (`parseOrganizationJson`), so none is required. */
+/** Organisation bodies: the path's `id` replaces the body's (`parseOrganizationJson`), so it is not a member. */
 const ID_FROM_PATH = new Set(['PUT /sandbox/organizations/:id', 'PATCH /sandbox/organizations/:id']);
 
 function componentName(method: string, pattern: string): string {
@@ -47,7 +50,8 @@ function requestSchema(set: SchemaSet, key: string, name: string) {
   if (!ID_FROM_PATH.has(key)) return set.ref(`${name}Request`, request);
   const schema = set.inline(request, `${name}Request`);
   const required = ((schema.required ?? []) as string[]).filter((member) => member !== 'id');
-  set.components[`${name}Request`] = { ...schema, required };
+  const { id: _fromPath, ...properties } = (schema.properties ?? {}) as Record<string, unknown>;
+  set.components[`${name}Request`] = { ...schema, properties, required };
   return { $ref: `#/components/schemas/${name}Request` };
 }
 
@@ -88,6 +92,7 @@ export function sandboxAdminOpenApi(options: { serverUrl?: string; version?: str
               },
         ...problemResponses(set, [...ADMIN_PROBLEMS, ...(ADMIN_ANSWERS[key]?.problems ?? [])]),
       },
+      ...(ADMIN_ANSWERS[key]?.rules && { 'x-bnpl-rules': [...ADMIN_ANSWERS[key].rules] }),
     };
     const path = openApiPath(pattern);
     paths[path] = { ...paths[path], [method.toLowerCase()]: op };

@@ -3,12 +3,17 @@
  * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
  */
 import { type ErrorCode, KitError } from '@bnpl-kit/core';
-import { type Method, parseWire } from '@bnpl-kit/core/wire';
+import { type Method, parseSigningKey, parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
 import { faultFromJson, faultJsonSchema } from '../faults.js';
 import { json } from '../http.js';
-import { organizationCodec, organizationView, parseOrganizationJson } from '../organizations.js';
+import {
+  type OrganizationInput,
+  organizationCodec,
+  organizationView,
+  parseOrganizationJson,
+} from '../organizations.js';
 import type { Sandbox } from '../sandbox.js';
 import {
   callView,
@@ -81,15 +86,31 @@ export const ADMIN_REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
 export interface AdminAnswer {
   readonly status?: 201 | 202 | 204;
   readonly problems?: readonly ErrorCode[];
+  /** Rules beyond the request schema, by protocol rule ID (the document's `x-bnpl-rules`). */
+  readonly rules?: readonly { id: string; rule: string }[];
 }
+
+/** `signing_key` is checked before the organisation is stored (`checkedOrganization`). */
+const SIGNING_KEY_RULE = [
+  {
+    id: 'R-CONF-03',
+    rule: 'signing_key is an Ed25519 PKCS#8 PEM or a base64url 32-byte seed (the APP_SIGNING_KEY formats)',
+  },
+] as const;
 
 /** A ServiceFailure of the shared order code: 404, 409 (a transition), 400. */
 const ORDER_ACTION: readonly ErrorCode[] = ['not_found', 'invalid_transition', 'validation_failed'];
 
 export const ADMIN_ANSWERS: Readonly<Record<string, AdminAnswer>> = {
   'GET /sandbox/organizations/:id': { problems: ['not_found'] },
-  'PUT /sandbox/organizations/:id': { problems: ['validation_failed', 'invalid_json'] },
-  'PATCH /sandbox/organizations/:id': { problems: ['validation_failed', 'invalid_json', 'not_found'] },
+  'PUT /sandbox/organizations/:id': {
+    problems: ['validation_failed', 'invalid_json'],
+    rules: SIGNING_KEY_RULE,
+  },
+  'PATCH /sandbox/organizations/:id': {
+    problems: ['validation_failed', 'invalid_json', 'not_found'],
+    rules: SIGNING_KEY_RULE,
+  },
   'DELETE /sandbox/organizations/:id': { status: 204, problems: ['not_found'] },
   'GET /sandbox/organizations/:id/signing-key': { problems: ['not_found'] },
   'POST /sandbox/organizations/:id/offer-filter-token': { status: 201, problems: ['not_found'] },
@@ -120,6 +141,24 @@ export const ADMIN_ANSWERS: Readonly<Record<string, AdminAnswer>> = {
 /** The success status of an admin route. */
 export function adminSuccessStatus(key: string): 200 | 201 | 202 | 204 {
   return ADMIN_ANSWERS[key]?.status ?? 200;
+}
+
+/**
+ * An organisation whose signing key does not parse is the admin caller's bad input (400), refused
+ * before anything is stored; stored, it would answer 500 `misconfigured` on every later read.
+ */
+function checkedOrganization(input: OrganizationInput): OrganizationInput {
+  if (typeof input.signingKey === 'string') {
+    try {
+      parseSigningKey(input.signingKey);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new KitError('validation_failed', `Organization is invalid: signing_key: ${message}`, {
+        errors: [{ path: 'signing_key', message }],
+      });
+    }
+  }
+  return input;
 }
 
 /** The record a route names, or its 404. */
@@ -166,7 +205,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     'PUT',
     '/sandbox/organizations/:id',
     async ({ sandbox, params, body }) => {
-      sandbox.organizations.upsert(parseOrganizationJson(await body(), params.id));
+      sandbox.organizations.upsert(checkedOrganization(parseOrganizationJson(await body(), params.id)));
       return json(await orgJson(sandbox, params.id!));
     },
   ],
@@ -175,7 +214,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/organizations/:id',
     async ({ sandbox, params, body }) => {
       orgOr404(sandbox, params.id!);
-      sandbox.organizations.update(params.id!, parseOrganizationJson(await body(), params.id));
+      const input = checkedOrganization(parseOrganizationJson(await body(), params.id));
+      sandbox.organizations.update(params.id!, input);
       return json(await orgJson(sandbox, params.id!));
     },
   ],
