@@ -35,10 +35,13 @@ export function failureResponse(failure: ServiceFailure): Response {
 }
 
 /** The body as JSON; an empty body is `{}` (a POST without body is common for action routes). */
+/** Strict: bytes that are not UTF-8 are not JSON (WIRE §2), not text with U+FFFD in it. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  const text = await request.text();
-  if (text.trim() === '') return { ok: true, value: {} };
   try {
+    const text = UTF8.decode(await request.arrayBuffer());
+    if (text.trim() === '') return { ok: true, value: {} };
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false };

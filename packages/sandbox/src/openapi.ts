@@ -5,6 +5,8 @@
  * Answers are plain snake_case JSON views of the sandbox's records; their shapes are described in
  * packages/sandbox/README.md rather than schematised here.
  */
+
+import type { ErrorCode } from '@bnpl-kit/core';
 import {
   marketOpenApi,
   type OpenApiDocument,
@@ -16,7 +18,24 @@ import {
   SchemaSet,
   serviceOpenApi,
 } from '@bnpl-kit/core/openapi';
-import { ADMIN_REQUEST_SCHEMAS, ADMIN_ROUTES } from './admin/routes.js';
+import { ADMIN_ANSWERS, ADMIN_REQUEST_SCHEMAS, ADMIN_ROUTES, adminSuccessStatus } from './admin/routes.js';
+
+/**
+ * What every admin route can answer (admin/handler.ts, and core's Node listener under the standalone
+ * server): a wrong admin token (401), an admin API closed for want of one (403), another method on
+ * the path (405), a body over the server's limit (413, checked before routing), a failure of its own
+ * (500).
+ */
+const ADMIN_PROBLEMS: readonly ErrorCode[] = [
+  'unauthenticated',
+  'forbidden',
+  'method_not_allowed',
+  'payload_too_large',
+  'internal',
+];
+
+/** Organisation bodies: the path's `id` replaces the body's (`parseOrganizationJson`), so it is not a member. */
+const ID_FROM_PATH = new Set(['PUT /sandbox/organizations/:id', 'PATCH /sandbox/organizations/:id']);
 
 function componentName(method: string, pattern: string): string {
   const words = `${method.toLowerCase()} ${pattern.replace(/^\/sandbox\//, '')}`
@@ -25,9 +44,15 @@ function componentName(method: string, pattern: string): string {
   return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
-function statusOf(method: string, pattern: string): string {
-  if (method === 'DELETE') return '204';
-  return method === 'POST' && pattern === '/sandbox/faults' ? '201' : '200';
+function requestSchema(set: SchemaSet, key: string, name: string) {
+  const request = ADMIN_REQUEST_SCHEMAS[key];
+  if (request === undefined) return undefined;
+  if (!ID_FROM_PATH.has(key)) return set.ref(`${name}Request`, request);
+  const schema = set.inline(request, `${name}Request`);
+  const required = ((schema.required ?? []) as string[]).filter((member) => member !== 'id');
+  const { id: _fromPath, ...properties } = (schema.properties ?? {}) as Record<string, unknown>;
+  set.components[`${name}Request`] = { ...schema, properties, required };
+  return { $ref: `#/components/schemas/${name}Request` };
 }
 
 export function sandboxAdminOpenApi(options: { serverUrl?: string; version?: string } = {}): OpenApiDocument {
@@ -36,24 +61,25 @@ export function sandboxAdminOpenApi(options: { serverUrl?: string; version?: str
   for (const [method, pattern] of ADMIN_ROUTES) {
     const name = componentName(method, pattern);
     const key = `${method} ${pattern}`;
-    const request = ADMIN_REQUEST_SCHEMAS[key];
+    const request = requestSchema(set, key, name);
     const parameters = [...pattern.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
       name: m[1]!,
       in: 'path' as const,
       required: true,
       schema: { type: 'string', minLength: 1 },
     }));
-    const status = statusOf(method, pattern);
+    const status = String(adminSuccessStatus(key));
     const op: OperationObject = {
       operationId: name.charAt(0).toLowerCase() + name.slice(1),
       summary: key,
       tags: [pattern.split('/')[2] ?? 'sandbox'],
-      security: [{ adminToken: [] }],
+      // The token is asked for only when the sandbox was started with one (never when embedded).
+      security: [{ adminToken: [] }, {}],
       ...(parameters.length > 0 && { parameters }),
       ...(request && {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: set.ref(`${name}Request`, request) } },
+          content: { 'application/json': { schema: request } },
         },
       }),
       responses: {
@@ -64,8 +90,9 @@ export function sandboxAdminOpenApi(options: { serverUrl?: string; version?: str
                 description: 'A snake_case JSON view',
                 content: { 'application/json': { schema: { type: 'object' } } },
               },
-        ...problemResponses(set, [400, 401, 404]),
+        ...problemResponses(set, [...ADMIN_PROBLEMS, ...(ADMIN_ANSWERS[key]?.problems ?? [])]),
       },
+      ...(ADMIN_ANSWERS[key]?.rules && { 'x-bnpl-rules': [...ADMIN_ANSWERS[key].rules] }),
     };
     const path = openApiPath(pattern);
     paths[path] = { ...paths[path], [method.toLowerCase()]: op };

@@ -15,7 +15,9 @@ import { z } from 'zod';
 
 const httpUrl = z
   .string()
-  .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: 'must be an absolute http(s) URL' });
+  .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { error: 'must be an absolute http(s) URL' })
+  // The refine as the admin document says it (that the rest parses is the format).
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 const apiKeyText = z.string().min(8, { error: 'an API key has at least 8 characters' });
 // The wire and model names of an API key are the same words, so no codec is needed.

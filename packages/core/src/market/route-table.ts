@@ -220,19 +220,19 @@ export const MARKET_ROUTES = {
       },
     },
     problems: ['validation_failed', 'unauthenticated', 'order_not_found', ...UPSTREAM, ...STORE],
-    rules: ['R-EP-04', 'R-EP-05', 'R-STATE-02', ...MARKET_SYSTEMS_RULES],
+    rules: ['R-EP-04', 'R-EP-05', 'R-STATE-02', 'R-LINE-07', ...MARKET_SYSTEMS_RULES],
   }),
   cancelOrder: orderAction({
     path: '/orders/:id/cancel',
     summary: 'Cancel (revert) an approved order',
-    rules: ['R-EP-06', 'R-EP-07'],
+    rules: ['R-EP-06', 'R-EP-07', 'R-LINE-07'],
   }),
   disburseOrder: orderAction({
     path: '/orders/:id/disburse',
     summary: 'Request disbursement of an approved order',
     description: 'Without an invoice in the body, the getDisbursementInvoice hook supplies one (WIRE §5).',
     request: { name: 'DisburseRequest', schema: disburseRequestCodec.schema, required: false },
-    rules: ['R-EP-08', 'R-EP-09', 'R-EP-10', 'R-EP-11'],
+    rules: ['R-EP-08', 'R-EP-09', 'R-EP-10', 'R-EP-11', 'R-LINE-07'],
   }),
   pushClaims: route({
     method: 'POST',
@@ -255,7 +255,17 @@ export const MARKET_ROUTES = {
       ...UPSTREAM,
       ...STORE,
     ],
-    rules: ['R-EP-12', 'R-EP-13', 'R-CLAIM-01', 'R-CLAIM-03', 'R-ERR-05', 'R-ERR-06', ...JSON_BODY_RULES],
+    rules: [
+      'R-EP-12',
+      'R-EP-13',
+      'R-CLAIM-01',
+      'R-CLAIM-03',
+      'R-ERR-05',
+      'R-ERR-06',
+      'R-LINE-07',
+      'R-CLAIM-09',
+      ...JSON_BODY_RULES,
+    ],
   }),
   filterOffers: route({
     method: 'POST',
@@ -273,7 +283,16 @@ export const MARKET_ROUTES = {
     },
     // user_not_found: fetchUserClaimObject knows no user of the local_id or credify_id sent.
     problems: [...JSON_BODY, 'unauthenticated', 'user_not_found', 'too_many_requests', ...UPSTREAM],
-    rules: ['R-EP-15', 'R-EP-16', 'R-OFFER-01', 'R-OFFER-02', 'R-ERR-05', ...JSON_BODY_RULES],
+    rules: [
+      'R-EP-15',
+      'R-EP-16',
+      'R-OFFER-01',
+      'R-OFFER-02',
+      'R-ERR-05',
+      'R-OFFER-07',
+      'R-OFFER-10',
+      ...JSON_BODY_RULES,
+    ],
   }),
   receiveWebhook: route({
     method: 'POST',
@@ -318,6 +337,7 @@ export const MARKET_ROUTES = {
       'R-WH-18',
       'R-STATE-02',
       'R-STATE-03',
+      'R-WH-10',
     ],
   }),
   getDemoUser: route({
@@ -347,7 +367,7 @@ export const MARKET_ROUTES = {
     params: SERVICE_ORDER_ID,
     answers: { 302: { description: 'To getBNPLCallback(order)', location: 'The market’s callback URL' } },
     problems: ['validation_failed', 'order_not_found', ...STORE],
-    rules: ['R-EP-17', 'R-EP-18'],
+    rules: ['R-EP-17', 'R-EP-18', 'R-LINE-07'],
   }),
 } as const satisfies Record<string, MarketRouteDefinition>;
 

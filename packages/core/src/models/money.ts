@@ -25,6 +25,15 @@ export const amountCodec = wireObject({
   currency: field('currency', currencySchema),
 });
 export const amountSchema = amountCodec.schema;
+
+/**
+ * An amount that must be more than nothing (an order's total: nothing to pay is not an order the
+ * service can finance). A pattern rather than a refine, so the documents say it too.
+ */
+export const positiveAmountCodec = wireObject({
+  value: field('value', amountValueSchema.regex(/^[1-9]/, { error: 'must be greater than 0' })),
+  currency: field('currency', currencySchema),
+});
 export type Amount = z.output<typeof amountSchema>;
 
 export function amount(value: bigint | number | string, currency: Currency = 'VND'): Amount {

@@ -1,6 +1,6 @@
 /** Orders: the create request the market receives, the record it answers with, and service orders. */
 import { z } from 'zod';
-import { type Amount, amountCodec, toBigInt } from './money.js';
+import { type Amount, amountCodec, positiveAmountCodec, toBigInt } from './money.js';
 import { orderLineCodec, orderLineSchema } from './order-line.js';
 import { orderStatusSchema } from './status.js';
 import { httpUrl, safeText } from './text.js';
@@ -23,7 +23,7 @@ export const newOrderLinesField = nestedArray('order_lines', orderLines, (line) 
 /** `POST /v1/orders` body (specification: Order create request). */
 export const orderCreateRequestCodec = wireObject({
   referenceId: field('reference_id', referenceId),
-  totalAmount: nested('total_amount', amountCodec),
+  totalAmount: nested('total_amount', positiveAmountCodec),
   orderLines: newOrderLinesField,
 });
 

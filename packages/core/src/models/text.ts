@@ -42,11 +42,20 @@ export function isStorableText(value: string): boolean {
   return unstorableReason(value) === undefined;
 }
 
+/**
+ * What JSON Schema can say of `unstorableReason`, for the documents: no C0 control (NUL included),
+ * DEL or C1 control. A lone surrogate cannot be said in JSON Schema (a JSON string holding one is
+ * not even Unicode): the documents list that part as a rule.
+ */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
 function refineStorable(schema: z.ZodString) {
-  return schema.superRefine((value, ctx) => {
-    const reason = unstorableReason(value);
-    if (reason !== undefined) ctx.addIssue({ code: 'custom', message: reason });
-  });
+  return schema
+    .superRefine((value, ctx) => {
+      const reason = unstorableReason(value);
+      if (reason !== undefined) ctx.addIssue({ code: 'custom', message: reason });
+    })
+    .meta({ pattern: STORABLE_TEXT_PATTERN });
 }
 
 /** A required string of `min..max` characters that PostgreSQL and a header can both carry. */
@@ -81,12 +90,21 @@ export function identifierText(max = MAX_TEXT_LENGTH) {
   });
 }
 
+/**
+ * What JSON Schema can say of `httpUrl`: an `http://` or `https://` prefix (any case) and storable
+ * text after it. That the rest parses as a URL (WHATWG) is the format `uri`, which validators may
+ * not check: the documents list it as a rule.
+ */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\u0000-\\u001F\\u007F-\\u009F]+$';
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
+
 /** An absolute http(s) URL of at most `MAX_URL_LENGTH` characters. */
 export function httpUrl() {
   return z
     .string({ error: 'must be an absolute http(s) URL' })
     .max(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` })
-    .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s) && isStorableText(s), {
+    .refine((s) => HTTP_URL.test(s) && URL.canParse(s) && isStorableText(s), {
       error: 'must be an absolute http(s) URL',
-    });
+    })
+    .meta({ format: 'uri', pattern: HTTP_URL_PATTERN });
 }

@@ -5,7 +5,10 @@
 import { z } from 'zod';
 import { levelConditionSchema } from './conditions.js';
 
-const id = z.string().trim().min(1, { error: 'must not be empty' }).nullish();
+/** Trimmed, then at least one character: the documents say "holds something besides white space". */
+const NOT_BLANK = '\\S';
+const id = z.string().trim().min(1, { error: 'must not be empty' }).meta({ pattern: NOT_BLANK }).nullish();
+const ID_MEMBERS = ['credify_id', 'local_id'] as const;
 
 export const offerSchema = z.looseObject({
   code: z.string({ error: 'the offer code is required' }).min(1, { error: 'must not be empty' }),
@@ -34,6 +37,13 @@ export const filterOffersRequestSchema = z
     if (!body.credify_id && !body.local_id) {
       ctx.addIssue({ code: 'custom', path: ['credify_id'], message: 'credify_id or local_id is required' });
     }
+  })
+  // The refine above, as the documents say it: one of the two IDs present as a string.
+  .meta({
+    anyOf: ID_MEMBERS.map((member) => ({
+      required: [member],
+      properties: { [member]: { type: 'string', pattern: NOT_BLANK } },
+    })),
   });
 export type FilterOffersRequest = z.output<typeof filterOffersRequestSchema>;
 export type FilterOffersRequestInput = z.input<typeof filterOffersRequestSchema>;

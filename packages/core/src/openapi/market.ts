@@ -3,10 +3,13 @@
  * market route table (market/route-table.ts) and the codecs the handler validates with. Webhook
  * events are the document's `webhooks`; the `POST /webhook` path documents what the receiver answers.
  */
+
+import type { ErrorCode } from '../errors.js';
 import { DEFAULT_PATHS, type MarketPaths } from '../market/options.js';
 import {
   MARKET_ROUTES,
   type MarketOperation,
+  type MarketParam,
   type MarketRouteAuth,
   type MarketRouteDefinition,
   marketOperationsFor,
@@ -19,6 +22,7 @@ import {
   offerTransactionStatusUpdatedCodec,
   orderStatusUpdatedTolerantCodec,
 } from '../models/events.js';
+import { safeText } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import {
   ALGORITHM_HEADER,
@@ -27,7 +31,8 @@ import {
   SIGNATURE_HEADER,
   WEBHOOK_ALGORITHM,
 } from '../signature/message.js';
-import { problemResponsesForCodes } from './problem.js';
+import { problemResponses } from './problem.js';
+import { RULES_BEYOND_SCHEMA } from './rules.js';
 import { SchemaSet } from './schemas.js';
 import type {
   JsonSchema,
@@ -54,8 +59,38 @@ export const OPENAPI_VERSION = '0.1.0';
 const JSON_TYPE = 'application/json';
 const json = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } });
 
-function pathParam(name: string, description: string): ParameterObject {
-  return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
+/** What the router accepts in a path parameter (create-market.ts `checkParams`): storable text. */
+function pathParam(set: SchemaSet, name: string, { description, schema }: MarketParam): ParameterObject {
+  return { name, in: 'path', required: true, description, schema: set.inline(schema) };
+}
+
+/**
+ * Problems any route can answer: another method on its path (405 with `Allow`), a request too slow
+ * to arrive (408) or headers over the server's limit (431, both the Node adapters), and a failure of
+ * the market's own (500).
+ */
+const EVERY_ROUTE: readonly ErrorCode[] = [
+  'method_not_allowed',
+  'request_timeout',
+  'headers_too_large',
+  'internal',
+];
+
+/** The route's rules that JSON Schema cannot say, for `x-bnpl-rules` and the description. */
+function rulesBeyondSchema(definition: MarketRouteDefinition): { id: string; rule: string }[] {
+  return (definition.rules ?? []).flatMap((id) => {
+    const rule = RULES_BEYOND_SCHEMA[id];
+    return rule === undefined ? [] : [{ id, rule }];
+  });
+}
+
+function describe(definition: MarketRouteDefinition, rules: readonly { id: string; rule: string }[]) {
+  const sentence =
+    rules.length === 0
+      ? undefined
+      : `Beyond the schema, also refused unless: ${rules.map(({ id, rule }) => `${rule} [${id}]`).join('; ')}.`;
+  const text = [definition.description, sentence].filter((part) => part !== undefined).join(' ');
+  return text === '' ? undefined : text;
 }
 
 /** The `info` of every document the kit generates: one licence, one default version. */
@@ -168,7 +203,7 @@ function answers(set: SchemaSet, definition: MarketRouteDefinition): Record<stri
     }
     out[status] = response;
   }
-  return { ...out, ...problemResponsesForCodes(set, definition.problems) };
+  return { ...out, ...problemResponses(set, [...definition.problems, ...EVERY_ROUTE]) };
 }
 
 function operation(
@@ -177,18 +212,21 @@ function operation(
   events: Record<string, JsonSchema>,
 ): OperationObject {
   const definition: MarketRouteDefinition = MARKET_ROUTES[name];
-  const parameters = Object.entries(definition.params ?? {}).map(([param, { description }]) =>
-    pathParam(param, description),
+  const parameters = Object.entries(definition.params ?? {}).map(([param, spec]) =>
+    pathParam(set, param, spec),
   );
+  const rules = rulesBeyondSchema(definition);
+  const description = describe(definition, rules);
   if (definition.auth === 'webhook-signature') parameters.push(...signatureParameters());
   const op: OperationObject = {
     operationId: name,
     summary: definition.summary,
-    ...(definition.description && { description: definition.description }),
+    ...(description !== undefined && { description }),
     tags: [definition.tag],
     security: SECURITY[definition.auth],
     ...(parameters.length > 0 && { parameters }),
     responses: answers(set, definition),
+    ...(rules.length > 0 && { 'x-bnpl-rules': rules }),
   };
   if (definition.request) {
     const { name: schemaName, schema, description, required } = definition.request;

@@ -5,7 +5,31 @@
  * `components.schemas` so every `$ref` resolves inside the OpenAPI document.
  */
 import { z } from 'zod';
+import { conditionSchema, levelConditionSchema } from '../offers/conditions.js';
 import type { JsonSchema } from './types.js';
+
+/**
+ * Schemas whose input side zod cannot describe (a raw-value check before a pipe, so the input is
+ * "unknown"), documented as the schema they pipe into: registered once as a component, referenced
+ * in place through `wrap`.
+ */
+interface DocumentedAs {
+  readonly component: string;
+  readonly schema: z.ZodType;
+  readonly wrap: (ref: JsonSchema) => JsonSchema;
+}
+
+const DOCUMENTED_AS = new Map<unknown, DocumentedAs>([
+  [
+    levelConditionSchema,
+    {
+      component: 'OfferCondition',
+      schema: conditionSchema,
+      // A level is a condition, or none: `null` or `{}` (WIRE §7).
+      wrap: (ref) => ({ anyOf: [ref, { type: 'null' }, { type: 'object', maxProperties: 0 }] }),
+    },
+  ],
+]);
 
 export class SchemaSet {
   readonly components: Record<string, JsonSchema> = {};
@@ -13,6 +37,7 @@ export class SchemaSet {
   /** Registers `schema` as component `name` and returns a `$ref` to it. */
   ref(name: string, schema: z.ZodType, description?: string): JsonSchema {
     if (!(name in this.components)) {
+      this.components[name] = {};
       const converted = this.inline(schema, name);
       this.components[name] = description ? { description, ...converted } : converted;
     }
@@ -21,12 +46,16 @@ export class SchemaSet {
 
   /** The schema itself, for a one-off use (a path parameter, a small body). */
   inline(schema: z.ZodType, owner = 'Inline'): JsonSchema {
-    const raw = toJsonSchema(schema);
+    const pending: DocumentedAs[] = [];
+    const raw = toJsonSchema(schema, pending);
     const { $schema: _dialect, $defs, ...rest } = raw;
     const defs = ($defs ?? {}) as Record<string, JsonSchema>;
     const rename = (id: string) => `${owner}_${id.replace(/^_+/, '')}`;
-    for (const [id, def] of Object.entries(defs)) this.components[rename(id)] = rewriteRefs(def, rename);
-    return rewriteRefs(rest, rename);
+    const self = `#/components/schemas/${owner}`;
+    for (const [id, def] of Object.entries(defs))
+      this.components[rename(id)] = rewriteRefs(def, rename, self);
+    for (const documented of pending) this.ref(documented.component, documented.schema);
+    return rewriteRefs(rest, rename, self);
   }
 }
 
@@ -34,10 +63,22 @@ interface DefLike {
   _zod: { def: { type: string; in?: DefLike; out?: DefLike } };
 }
 
-const OPTIONS = { io: 'input', unrepresentable: 'any', override: describeCheckedObject } as const;
-
-function toJsonSchema(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, OPTIONS) as JsonSchema;
+function toJsonSchema(schema: z.ZodType, pending: DocumentedAs[] = []): JsonSchema {
+  return z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      describeCheckedObject(ctx);
+      const documented = DOCUMENTED_AS.get(ctx.zodSchema);
+      if (documented === undefined) return;
+      pending.push(documented);
+      for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+      Object.assign(
+        ctx.jsonSchema,
+        documented.wrap({ $ref: `#/components/schemas/${documented.component}` }),
+      );
+    },
+  }) as JsonSchema;
 }
 
 /**
@@ -54,16 +95,20 @@ function describeCheckedObject(ctx: { zodSchema: unknown; jsonSchema: JsonSchema
   Object.assign(ctx.jsonSchema, object);
 }
 
-function rewriteRefs(value: JsonSchema, rename: (id: string) => string): JsonSchema {
+/** `#/$defs/x` → its hoisted component; `#` (a schema that contains itself) → `self`. */
+function rewriteRefs(value: JsonSchema, rename: (id: string) => string, self: string): JsonSchema {
+  const target = (ref: string) =>
+    ref === '#'
+      ? self
+      : ref.startsWith('#/$defs/')
+        ? `#/components/schemas/${rename(ref.slice('#/$defs/'.length))}`
+        : ref;
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== 'object' || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(node)) {
-      out[key] =
-        key === '$ref' && typeof child === 'string' && child.startsWith('#/$defs/')
-          ? `#/components/schemas/${rename(child.slice('#/$defs/'.length))}`
-          : walk(child);
+      out[key] = key === '$ref' && typeof child === 'string' ? target(child) : walk(child);
     }
     return out;
   };

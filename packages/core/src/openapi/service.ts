@@ -12,6 +12,7 @@ import {
   type ServiceOperation,
 } from '../service/routes.js';
 import { openApiInfo, openApiPath } from './market.js';
+import { problemResponses } from './problem.js';
 import { SchemaSet } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItem } from './types.js';
 
@@ -97,6 +98,8 @@ export function serviceOpenApi(options: ServiceOpenApiOptions = {}): OpenApiDocu
           },
         },
         '400': { description: 'Validation failed', content: { 'application/json': { schema: failure } } },
+        // The sandbox refuses a body over its limit before routing, as a problem, not an envelope.
+        ...problemResponses(set, ['payload_too_large']),
         default: { description: 'Failure envelope', content: { 'application/json': { schema: failure } } },
       },
     };

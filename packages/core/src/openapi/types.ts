@@ -32,6 +32,8 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: { required: boolean; description?: string; content: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
+  /** The rules enforced beyond what the schemas say, by protocol rule ID (docs/protocol.md). */
+  'x-bnpl-rules'?: { id: string; rule: string }[];
 }
 
 export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -10,7 +10,7 @@ import { CONSOLE_PATH } from '../console/handler.js';
 import { json, readJson, ServiceFailure } from '../http.js';
 import { ADMIN_OPENAPI_PATH, SERVICE_OPENAPI_PATH } from '../openapi-routes.js';
 import type { Sandbox } from '../sandbox.js';
-import { ADMIN_ROUTES, type AdminHandler, type AdminRoute, orgJson } from './routes.js';
+import { ADMIN_ROUTES, type AdminHandler, type AdminRoute, adminSuccessStatus, orgJson } from './routes.js';
 import { disbursementView, orderView, transactionView, userView } from './views.js';
 
 async function index(sandbox: Sandbox): Promise<Response> {
@@ -61,6 +61,12 @@ const router = new Router<AdminHandler>(
   '',
 );
 
+/** A handler's answer with the status its route declares (routes.ts `ADMIN_ANSWERS`). */
+function withStatus(response: Response, status: number): Response {
+  if (response.status === status) return response;
+  return new Response(status === 204 ? null : response.body, { status, headers: response.headers });
+}
+
 /** ServiceFailures thrown by shared domain code become the matching problem documents. */
 function toKitError(error: unknown): unknown {
   if (!(error instanceof ServiceFailure)) return error;
@@ -109,7 +115,8 @@ export async function handleAdminRoute(
       return read.value;
     };
     const url = new URL(request.url);
-    return await match.route.handler({ sandbox, request, params: match.params, url, body });
+    const response = await match.route.handler({ sandbox, request, params: match.params, url, body });
+    return withStatus(response, adminSuccessStatus(match.route.name));
   } catch (error) {
     return problemResponse(toKitError(error));
   }

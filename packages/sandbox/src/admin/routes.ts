@@ -2,13 +2,18 @@
  * The admin API's routes: the "dashboard" settings and the provider's buttons, plus records to read
  * (orders, users, claims, deliveries, calls). Plain snake_case JSON in and out.
  */
-import { KitError } from '@bnpl-kit/core';
-import { type Method, parseWire } from '@bnpl-kit/core/wire';
+import { type ErrorCode, KitError } from '@bnpl-kit/core';
+import { type Method, parseSigningKey, parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { autoScenarioJsonSchema, autoScenarioView } from '../auto.js';
 import { faultFromJson, faultJsonSchema } from '../faults.js';
 import { json } from '../http.js';
-import { organizationCodec, organizationView, parseOrganizationJson } from '../organizations.js';
+import {
+  type OrganizationInput,
+  organizationCodec,
+  organizationView,
+  parseOrganizationJson,
+} from '../organizations.js';
 import type { Sandbox } from '../sandbox.js';
 import {
   callView,
@@ -48,7 +53,12 @@ const emitSchema = z.object({
   organization_id: z.string().min(1).optional(),
   payload: z.looseObject({ type: z.string().min(1) }),
 });
-const claimCheckSchema = z.object({ scope_name: z.string().min(1), claims: z.record(z.string(), z.json()) });
+// Any JSON value: a parsed body holds nothing else (z.json() would document a recursive type that
+// generated clients cannot name, TS2502).
+const claimCheckSchema = z.object({
+  scope_name: z.string().min(1),
+  claims: z.record(z.string(), z.unknown().meta({ description: 'Any JSON value' })),
+});
 
 /**
  * The request body schema of each admin route that reads one, keyed `METHOD pattern`: the source of
@@ -67,6 +77,89 @@ export const ADMIN_REQUEST_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'POST /sandbox/faults': faultJsonSchema,
   'PUT /sandbox/auto': autoScenarioJsonSchema,
 };
+
+/**
+ * What each admin route answers besides its body, keyed `METHOD pattern`: the success status (200
+ * unless listed) and the problem codes beyond those of every route (handler.ts: `ADMIN_PROBLEMS`).
+ * The dispatcher answers with this status, so the document (src/openapi.ts) cannot drift from it.
+ */
+export interface AdminAnswer {
+  readonly status?: 201 | 202 | 204;
+  readonly problems?: readonly ErrorCode[];
+  /** Rules beyond the request schema, by protocol rule ID (the document's `x-bnpl-rules`). */
+  readonly rules?: readonly { id: string; rule: string }[];
+}
+
+/** `signing_key` is checked before the organisation is stored (`checkedOrganization`). */
+const SIGNING_KEY_RULE = [
+  {
+    id: 'R-CONF-03',
+    rule: 'signing_key is an Ed25519 PKCS#8 PEM or a base64url 32-byte seed (the APP_SIGNING_KEY formats)',
+  },
+] as const;
+
+/** A ServiceFailure of the shared order code: 404, 409 (a transition), 400. */
+const ORDER_ACTION: readonly ErrorCode[] = ['not_found', 'invalid_transition', 'validation_failed'];
+
+export const ADMIN_ANSWERS: Readonly<Record<string, AdminAnswer>> = {
+  'GET /sandbox/organizations/:id': { problems: ['not_found'] },
+  'PUT /sandbox/organizations/:id': {
+    problems: ['validation_failed', 'invalid_json'],
+    rules: SIGNING_KEY_RULE,
+  },
+  'PATCH /sandbox/organizations/:id': {
+    problems: ['validation_failed', 'invalid_json', 'not_found'],
+    rules: SIGNING_KEY_RULE,
+  },
+  'DELETE /sandbox/organizations/:id': { status: 204, problems: ['not_found'] },
+  'GET /sandbox/organizations/:id/signing-key': { problems: ['not_found'] },
+  'POST /sandbox/organizations/:id/offer-filter-token': { status: 201, problems: ['not_found'] },
+  'GET /sandbox/orders/:id': { problems: ['order_not_found'] },
+  'POST /sandbox/orders/:id/approve': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/orders/:id/reject': { problems: ORDER_ACTION },
+  'POST /sandbox/orders/:id/ready': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/orders/:id/paid': { problems: ORDER_ACTION },
+  'POST /sandbox/claims/:credifyId/check': { problems: ['validation_failed', 'invalid_json'] },
+  'POST /sandbox/transactions': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'POST /sandbox/transactions/:id/dispute': { problems: [...ORDER_ACTION, 'invalid_json'] },
+  'GET /sandbox/webhooks/deliveries/:id': { problems: ['not_found'] },
+  'POST /sandbox/webhooks/deliveries/:id/replay': {
+    status: 202,
+    problems: ['validation_failed', 'invalid_json', 'not_found', 'conflict'],
+  },
+  'POST /sandbox/webhooks/events': {
+    status: 202,
+    problems: ['validation_failed', 'invalid_json', 'not_found'],
+  },
+  'POST /sandbox/faults': { status: 201, problems: ['validation_failed', 'invalid_json'] },
+  'DELETE /sandbox/faults': { status: 204 },
+  'GET /sandbox/calls': { problems: ['validation_failed'] },
+  'DELETE /sandbox/calls': { status: 204 },
+  'PUT /sandbox/auto': { problems: ['validation_failed', 'invalid_json'] },
+};
+
+/** The success status of an admin route. */
+export function adminSuccessStatus(key: string): 200 | 201 | 202 | 204 {
+  return ADMIN_ANSWERS[key]?.status ?? 200;
+}
+
+/**
+ * An organisation whose signing key does not parse is the admin caller's bad input (400), refused
+ * before anything is stored; stored, it would answer 500 `misconfigured` on every later read.
+ */
+function checkedOrganization(input: OrganizationInput): OrganizationInput {
+  if (typeof input.signingKey === 'string') {
+    try {
+      parseSigningKey(input.signingKey);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new KitError('validation_failed', `Organization is invalid: signing_key: ${message}`, {
+        errors: [{ path: 'signing_key', message }],
+      });
+    }
+  }
+  return input;
+}
 
 /** The record a route names, or its 404. */
 function existing<T>(record: T | undefined, code: 'not_found' | 'order_not_found', message: string): T {
@@ -112,7 +205,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     'PUT',
     '/sandbox/organizations/:id',
     async ({ sandbox, params, body }) => {
-      sandbox.organizations.upsert(parseOrganizationJson(await body(), params.id));
+      sandbox.organizations.upsert(checkedOrganization(parseOrganizationJson(await body(), params.id)));
       return json(await orgJson(sandbox, params.id!));
     },
   ],
@@ -121,7 +214,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/organizations/:id',
     async ({ sandbox, params, body }) => {
       orgOr404(sandbox, params.id!);
-      sandbox.organizations.update(params.id!, parseOrganizationJson(await body(), params.id));
+      const input = checkedOrganization(parseOrganizationJson(await body(), params.id));
+      sandbox.organizations.update(params.id!, input);
       return json(await orgJson(sandbox, params.id!));
     },
   ],
@@ -131,7 +225,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     ({ sandbox, params }) => {
       orgOr404(sandbox, params.id!);
       sandbox.organizations.remove(params.id!);
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   // The dashboard shows the signing key "after password entry"; here the admin token plays that part.
@@ -145,7 +239,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/organizations/:id/offer-filter-token',
     ({ sandbox, params }) => {
       orgOr404(sandbox, params.id!);
-      return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) }, 201);
+      return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) });
     },
   ],
   [
@@ -212,7 +306,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     async ({ sandbox, params, body }) => {
       const input = parseWire(claimCheckSchema, await body());
       return json({
-        matches: await sandbox.claims.matches(params.credifyId!, input.scope_name, input.claims),
+        // A parsed JSON body: its values are JSON values, which is what claims are.
+        matches: await sandbox.claims.matches(
+          params.credifyId!,
+          input.scope_name,
+          input.claims as Parameters<Sandbox['claims']['matches']>[2],
+        ),
       });
     },
   ],
@@ -286,7 +385,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       } catch (error) {
         throw new KitError('conflict', (error as Error).message);
       }
-      return json(deliveryView(existing(copy, 'not_found', `No delivery ${params.id}`)), 202);
+      return json(deliveryView(existing(copy, 'not_found', `No delivery ${params.id}`)));
     },
   ],
   [
@@ -296,10 +395,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
       const input = parseWire(emitSchema, await body());
       const organizationId = input.organization_id ?? sandbox.organizations.primary().id;
       orgOr404(sandbox, organizationId);
-      return json(
-        { deliveries: sandbox.webhooks.emit(organizationId, input.payload).map(deliveryView) },
-        202,
-      );
+      return json({ deliveries: sandbox.webhooks.emit(organizationId, input.payload).map(deliveryView) });
     },
   ],
   [
@@ -315,14 +411,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     'POST',
     '/sandbox/faults',
     async ({ sandbox, body }) =>
-      json(sandbox.faults.inject(faultFromJson(parseWire(faultJsonSchema, await body(), 'Fault'))), 201),
+      json(sandbox.faults.inject(faultFromJson(parseWire(faultJsonSchema, await body(), 'Fault')))),
   ],
   [
     'DELETE',
     '/sandbox/faults',
     ({ sandbox }) => {
       sandbox.faults.clear();
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   [
@@ -343,7 +439,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     '/sandbox/calls',
     ({ sandbox }) => {
       sandbox.calls.clear();
-      return new Response(null, { status: 204 });
+      return new Response(null);
     },
   ],
   ['GET', '/sandbox/auto', ({ sandbox }) => json(autoScenarioView(sandbox.auto.get()))],
