@@ -171,7 +171,9 @@ describe('bnpl-kit certify', () => {
     const { args } = await certifyArgs('basic', ['--report', 'report.pdf']);
     const run = await cli(...args);
     expect(run).toMatchObject({ status: 2, stdout: '' });
-    expect(run.stderr).toContain('use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file');
+    expect(run.stderr).toContain(
+      'use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file',
+    );
   });
 
   it('needs --mode basic|data-sharing and an http(s) --market-url (exit 2)', async () => {

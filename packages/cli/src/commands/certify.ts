@@ -150,7 +150,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
   const deadlineAt = flags.deadline === undefined ? undefined : Date.now() + flags.deadline * 1000;
   const format = flags.report ? reportFormatFor(flags.report) : undefined;
   if (flags.report && !format)
-    throw new Error(`--report ${flags.report}: use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file`);
+    throw new Error(
+      `--report ${flags.report}: use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file`,
+    );
   const run = await startCertification({
     marketUrl: flags.marketUrl,
     mode: flags.mode,
@@ -245,7 +247,10 @@ export const certifyCommand: CommandModule = (program, io) => {
     )
     .option('--market-token <token>', 'MARKET_API_TOKEN the market accepts from its own systems')
     .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/complete)', httpUrl)
-    .option('--report <file>', 'also write the report: .html (one self-contained page), .xml (JUnit), .json or .txt')
+    .option(
+      '--report <file>',
+      'also write the report: .html (one self-contained page), .xml (JUnit), .json or .txt',
+    )
     .option('--timeout <seconds>', 'how long to wait for the market to answer', whole('seconds'), 120)
     .option('--only <ids...>', 'run only these check IDs or ID prefixes (e.g. webhook.)')
     .option('--allow-skips', 'do not fail the run when a check is skipped (the report still says INCOMPLETE)')
