@@ -246,7 +246,11 @@ export const certifyCommand: CommandModule = (program, io) => {
       "the market's claim-token public key, when it keeps its own APP_SIGNING_KEY",
     )
     .option('--market-token <token>', 'MARKET_API_TOKEN the market accepts from its own systems')
-    .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/complete)', httpUrl)
+    .option(
+      '--callback-url <url>',
+      "BNPL_CALLBACK_URL (default /bnpl/complete at the market URL's origin)",
+      httpUrl,
+    )
     .option(
       '--report <file>',
       'also write the report: .html (one self-contained page), .xml (JUnit), .json or .txt',
