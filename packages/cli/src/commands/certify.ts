@@ -28,6 +28,7 @@ import {
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type CliIO, type CommandModule, processIO } from '../index.js';
+import { type MarketProcess, marketProcess } from './market-process.js';
 
 interface CertifyFlags {
   marketUrl: string;
@@ -56,6 +57,8 @@ interface CertifyFlags {
   seed?: number;
   /** A shell command that restarts the market (certify then waits for it to answer again). */
   restartCommand?: string;
+  /** A shell command that starts the market: certify runs it with the printed configuration. */
+  startCommand?: string;
   /** Capabilities the market declares it lacks. */
   lacks?: MarketCapability[];
 }
@@ -168,6 +171,7 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     ...(flags.marketToken && { marketToken: flags.marketToken }),
     ...(flags.callbackUrl && { callbackUrl: flags.callbackUrl }),
   });
+  let market: MarketProcess | undefined;
   try {
     if (flags.saveConfig) {
       // Test keys of a sandbox, but keys all the same: readable by the owner only.
@@ -178,7 +182,12 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     io.stderr(
       `Sandbox service on ${run.serviceUrl}. Waiting up to ${flags.timeout} s for the market at ${flags.marketUrl}…\n`,
     );
-    await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
+    if (flags.startCommand) {
+      market = marketProcess(flags.startCommand, run.env, probe, flags.timeout * 1000, io);
+      await market.start();
+    } else {
+      await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
+    }
     io.stderr(`Running ${checksFor(flags.mode, flags.only).length} ${flags.mode} checks…\n`);
     const report = await runContractSuite({
       ...run.suiteOptions,
@@ -188,9 +197,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       allowSkips: flags.allowSkips === true,
       ...(flags.seed !== undefined && { seed: flags.seed }),
       ...(flags.lacks && { lacks: flags.lacks }),
-      ...(flags.restartCommand && {
-        restartMarket: restarter(flags.restartCommand, probe, flags.timeout * 1000, io),
-      }),
+      ...(flags.restartCommand
+        ? { restartMarket: restarter(flags.restartCommand, probe, flags.timeout * 1000, io) }
+        : market && { restartMarket: market.restart }),
       ...(deadlineAt !== undefined && { deadlineAt }),
     });
     const color = io === processIO && process.stdout.isTTY === true && !('NO_COLOR' in process.env);
@@ -215,6 +224,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       throw new CommanderError(1, 'bnpl-kit.certify.failed', why);
     }
   } finally {
+    const code = await market?.stop();
+    if (typeof code === 'number' && code !== 0)
+      io.stderr(`The market started by --start-command did not exit cleanly on SIGTERM (exit ${code}).\n`);
     await run.close();
   }
 }
@@ -269,6 +281,12 @@ export const certifyCommand: CommandModule = (program, io) => {
       '--seed <n>',
       'seed of the generated cases (default BNPL_CERTIFY_SEED, else a fixed one)',
       seedNumber,
+    )
+    .addOption(
+      new Option(
+        '--start-command <command>',
+        'shell command that starts the market: certify runs it with the printed configuration, restarts it (SIGTERM, then again) for the restart check, and stops it at the end',
+      ).conflicts('restartCommand'),
     )
     .option(
       '--restart-command <command>',
