@@ -8,9 +8,11 @@ import { builtinModules } from 'node:module';
 
 /** The lines of the ```sh blocks of one README section (from its heading to the next `## `). */
 export function shellLinesUnder(markdown: string, heading: string): string[] {
-  const start = markdown.indexOf(`\n${heading}\n`);
+  // A leading line break, so the README's own title is a heading like any other.
+  const text = `\n${markdown}`;
+  const start = text.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`No "${heading}" section`);
-  const rest = markdown.slice(start + heading.length + 2);
+  const rest = text.slice(start + heading.length + 2);
   const end = rest.search(/^## /m);
   const section = end < 0 ? rest : rest.slice(0, end);
   return [...section.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((m) =>
