@@ -77,6 +77,15 @@ function portOf(url: string): string {
   return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
 }
 
+/**
+ * The page the reference servers serve after a BNPL flow, `/bnpl/complete` at the market's origin: a
+ * page of the shop, not of the kit's mount, so a market mounted under a path (`…/bnpl`) does not
+ * get `…/bnpl/bnpl/complete`.
+ */
+export function defaultCallbackUrl(marketUrl: string): string {
+  return `${new URL(marketUrl).origin}/bnpl/complete`;
+}
+
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -114,8 +123,7 @@ export async function startCertification(options: CertificationOptions): Promise
   const given = options.serviceSigningKey ?? sandboxOptions.signingKey;
   const serviceSigningKey = typeof given === 'string' ? given : given ? base64UrlEncode(given) : randomSeed();
   const marketToken = options.marketToken ?? text(extra.market_token) ?? `mkt_${randomSeed()}`;
-  // The page the reference servers serve after a BNPL flow; the README's express example uses it too.
-  const callbackUrl = options.callbackUrl ?? text(extra.callback_url) ?? `${marketUrl}/bnpl/complete`;
+  const callbackUrl = options.callbackUrl ?? text(extra.callback_url) ?? defaultCallbackUrl(marketUrl);
 
   const server = await startSandboxServer({
     ...sandboxOptions,

@@ -36,6 +36,8 @@ export interface RecordedRequest {
   url: string;
   headers: Record<string, string>;
   bodyExcerpt: string | undefined;
+  /** The whole body as text (not redacted: exchange-record.ts masks it for reports). */
+  body?: string | undefined;
   bodyBytes: number;
 }
 
@@ -155,6 +157,7 @@ export class ContractHttp {
       url,
       headers: redact(headers),
       bodyExcerpt: bodyText === undefined ? undefined : excerpt(bodyText),
+      body: bodyText,
       bodyBytes:
         body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
     };

@@ -4,6 +4,7 @@
  */
 export { type Certification, type CertificationOptions, startCertification } from './certification.js';
 export { checksFor, contractChecks } from './checks/index.js';
+export type { ExchangeRecord } from './exchange-record.js';
 export {
   advise,
   ensure,
@@ -18,11 +19,16 @@ export {
 } from './expect.js';
 export { ContractHttp, type HttpExchange, type HttpRequestInit } from './http.js';
 export {
+  formatHtmlReport,
   formatJsonReport,
   formatJunitReport,
   formatReport,
   formatTextReport,
+  type HtmlReportOptions,
+  PROTOCOL_DOC_URL,
+  REPORT_CSS,
   type ReportFormat,
+  renderReportSections,
   reportFormatFor,
   type TextReportOptions,
 } from './reporters/index.js';

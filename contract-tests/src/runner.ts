@@ -4,6 +4,7 @@
  */
 import { type ClaimObject, DEFAULT_PATHS, type IntegrationMode, type MarketPaths } from '@bnpl-kit/core';
 import { checksFor } from './checks/index.js';
+import { recordExchanges } from './exchange-record.js';
 import { expectNoInternals } from './expect.js';
 import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
@@ -218,7 +219,26 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
   const left = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now();
   const timeoutMs = Math.max(1, Math.min(options.checkTimeoutMs ?? 60_000, left));
   const started = performance.now();
-  const base = { id: check.id, title: check.title, spec: check.spec };
+  const base = { id: check.id, title: check.title, spec: check.spec, rules: check.rules };
+  // What a report shows of a check that did not pass: its exchanges, and expected against got.
+  const evidence = (error?: unknown) => {
+    const violation =
+      error instanceof PrerequisiteFailed
+        ? error.violation
+        : error instanceof ContractViolation
+          ? error
+          : undefined;
+    return {
+      ...(violation && {
+        violation: {
+          expected: violation.expected,
+          actual: violation.actual,
+          spec: violation.spec ?? check.spec,
+        },
+      }),
+      exchanges: recordExchanges(http.exchanges),
+    };
+  };
   const sinceCallId = await Promise.resolve()
     .then(() => options.sandbox.lastCallId())
     .catch(() => 0);
@@ -239,7 +259,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
     ]);
     const leak = leakedInternals(http);
     const durationMs = performance.now() - started;
-    if (leak) return { ...base, status: 'fail', durationMs, message: leak, ...advisories() };
+    if (leak) return { ...base, status: 'fail', durationMs, message: leak, ...advisories(), ...evidence() };
     return { ...base, status: 'pass', durationMs, ...advisories() };
   } catch (error) {
     const durationMs = performance.now() - started;
@@ -253,6 +273,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
         message: `not exercised: ${error.reason}${declared ? ` (the market declares it lacks ${error.capability})` : ` (declare it with --lacks ${error.capability} if the market lacks it on purpose)`}`,
         lacks: { capability: error.capability, declared },
         ...advisories(),
+        ...evidence(),
       };
     }
     const needs = neededCheck(check, error, options);
@@ -267,6 +288,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
       durationMs,
       message: `${failureText(check, error, http)}${refusals}`,
       ...(defect !== undefined && { defect }),
+      ...evidence(error),
     };
   } finally {
     clearTimeout(timer);
@@ -292,6 +314,7 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
         id: check.id,
         title: check.title,
         spec: check.spec,
+        rules: check.rules,
         status: 'not-run',
         durationMs: 0,
         message: 'not run (the --deadline of the run passed)',

@@ -4,6 +4,7 @@
  * certify a market written in any language (graphql-http's `audits` do the same for GraphQL servers).
  */
 import type { ClaimObject, IntegrationMode, MarketPaths } from '@bnpl-kit/core';
+import type { ExchangeRecord } from './exchange-record.js';
 import type { ContractHttp } from './http.js';
 import type { ContractSandbox } from './sandbox/driver.js';
 
@@ -126,6 +127,12 @@ export interface CheckResult {
   advisories?: string[];
   /** For `not-exercised`: the capability the market lacks, and whether it declared so. */
   lacks?: { capability: MarketCapability; declared: boolean };
+  /** The rules of docs/protocol.md the check exercises (its `rules`), for links in reports. */
+  rules?: readonly string[];
+  /** For a failure that is a contract violation: what a correct market does, and what happened. */
+  violation?: { expected: string; actual: string; spec: string };
+  /** For `fail` and `not-exercised`: the check's HTTP exchanges (the last ones), secrets masked. */
+  exchanges?: ExchangeRecord[];
 }
 
 export interface ContractReport {

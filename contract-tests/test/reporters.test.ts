@@ -134,7 +134,8 @@ describe('reporters', () => {
     expect(reportFormatFor('out/junit.XML')).toBe('junit');
     expect(reportFormatFor('report.json')).toBe('json');
     expect(reportFormatFor('report.txt')).toBe('text');
-    expect(reportFormatFor('report.html')).toBeUndefined();
+    expect(reportFormatFor('report.HTML')).toBe('html');
+    expect(reportFormatFor('report.pdf')).toBeUndefined();
     expect(formatReport(report, 'text')).toBe(formatTextReport(report));
   });
 });

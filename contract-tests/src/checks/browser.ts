@@ -3,6 +3,7 @@
  * problem document shape of WIRE §2 across several kinds of error.
  */
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
+import { adviseUnservedCallback } from '../support/callback.js';
 import { createOrder, postOrder, sampleOrder } from '../support/orders.js';
 import { parseDemoUsers } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -35,6 +36,7 @@ export const browserChecks: ContractCheck[] = [
           exchange,
         });
       }
+      await adviseUnservedCallback(ctx, location);
     },
   },
   {

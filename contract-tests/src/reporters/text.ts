@@ -59,7 +59,7 @@ export function formatTextReport(report: ContractReport, options: TextReportOpti
   }
   const advice = [...new Set(report.results.flatMap((r) => r.advisories ?? []))];
   if (advice.length > 0) {
-    lines.push(c.bold('Advisory (not required, WIRE §2):'));
+    lines.push(c.bold('Advisory (not required):'));
     for (const note of advice) lines.push(`  - ${note}`);
     lines.push('');
   }

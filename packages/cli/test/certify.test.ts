@@ -168,10 +168,12 @@ describe('bnpl-kit certify', () => {
   });
 
   it('refuses a report file of an unknown kind before starting anything (exit 2)', async () => {
-    const { args } = await certifyArgs('basic', ['--report', 'report.html']);
+    const { args } = await certifyArgs('basic', ['--report', 'report.pdf']);
     const run = await cli(...args);
     expect(run).toMatchObject({ status: 2, stdout: '' });
-    expect(run.stderr).toContain('use a .xml (JUnit), .json or .txt file');
+    expect(run.stderr).toContain(
+      'use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file',
+    );
   });
 
   it('needs --mode basic|data-sharing and an http(s) --market-url (exit 2)', async () => {

@@ -28,6 +28,7 @@ import {
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type CliIO, type CommandModule, processIO } from '../index.js';
+import { type MarketProcess, marketProcess } from './market-process.js';
 
 interface CertifyFlags {
   marketUrl: string;
@@ -56,6 +57,8 @@ interface CertifyFlags {
   seed?: number;
   /** A shell command that restarts the market (certify then waits for it to answer again). */
   restartCommand?: string;
+  /** A shell command that starts the market: certify runs it with the printed configuration. */
+  startCommand?: string;
   /** Capabilities the market declares it lacks. */
   lacks?: MarketCapability[];
 }
@@ -150,7 +153,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
   const deadlineAt = flags.deadline === undefined ? undefined : Date.now() + flags.deadline * 1000;
   const format = flags.report ? reportFormatFor(flags.report) : undefined;
   if (flags.report && !format)
-    throw new Error(`--report ${flags.report}: use a .xml (JUnit), .json or .txt file`);
+    throw new Error(
+      `--report ${flags.report}: use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file`,
+    );
   const run = await startCertification({
     marketUrl: flags.marketUrl,
     mode: flags.mode,
@@ -166,6 +171,7 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     ...(flags.marketToken && { marketToken: flags.marketToken }),
     ...(flags.callbackUrl && { callbackUrl: flags.callbackUrl }),
   });
+  let market: MarketProcess | undefined;
   try {
     if (flags.saveConfig) {
       // Test keys of a sandbox, but keys all the same: readable by the owner only.
@@ -176,7 +182,12 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     io.stderr(
       `Sandbox service on ${run.serviceUrl}. Waiting up to ${flags.timeout} s for the market at ${flags.marketUrl}…\n`,
     );
-    await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
+    if (flags.startCommand) {
+      market = marketProcess(flags.startCommand, run.env, probe, flags.timeout * 1000, io);
+      await market.start();
+    } else {
+      await waitForHttp(probe, { timeoutMs: flags.timeout * 1000, what: `the market to answer at ${probe}` });
+    }
     io.stderr(`Running ${checksFor(flags.mode, flags.only).length} ${flags.mode} checks…\n`);
     const report = await runContractSuite({
       ...run.suiteOptions,
@@ -186,9 +197,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       allowSkips: flags.allowSkips === true,
       ...(flags.seed !== undefined && { seed: flags.seed }),
       ...(flags.lacks && { lacks: flags.lacks }),
-      ...(flags.restartCommand && {
-        restartMarket: restarter(flags.restartCommand, probe, flags.timeout * 1000, io),
-      }),
+      ...(flags.restartCommand
+        ? { restartMarket: restarter(flags.restartCommand, probe, flags.timeout * 1000, io) }
+        : market && { restartMarket: market.restart }),
       ...(deadlineAt !== undefined && { deadlineAt }),
     });
     const color = io === processIO && process.stdout.isTTY === true && !('NO_COLOR' in process.env);
@@ -213,6 +224,9 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
       throw new CommanderError(1, 'bnpl-kit.certify.failed', why);
     }
   } finally {
+    const code = await market?.stop();
+    if (typeof code === 'number' && code !== 0)
+      io.stderr(`The market started by --start-command did not exit cleanly on SIGTERM (exit ${code}).\n`);
     await run.close();
   }
 }
@@ -244,8 +258,15 @@ export const certifyCommand: CommandModule = (program, io) => {
       "the market's claim-token public key, when it keeps its own APP_SIGNING_KEY",
     )
     .option('--market-token <token>', 'MARKET_API_TOKEN the market accepts from its own systems')
-    .option('--callback-url <url>', 'BNPL_CALLBACK_URL (default <market-url>/bnpl/complete)', httpUrl)
-    .option('--report <file>', 'also write the report: .xml (JUnit), .json or .txt')
+    .option(
+      '--callback-url <url>',
+      "BNPL_CALLBACK_URL (default /bnpl/complete at the market URL's origin)",
+      httpUrl,
+    )
+    .option(
+      '--report <file>',
+      'also write the report: .html (one self-contained page), .xml (JUnit), .json or .txt',
+    )
     .option('--timeout <seconds>', 'how long to wait for the market to answer', whole('seconds'), 120)
     .option('--only <ids...>', 'run only these check IDs or ID prefixes (e.g. webhook.)')
     .option('--allow-skips', 'do not fail the run when a check is skipped (the report still says INCOMPLETE)')
@@ -260,6 +281,12 @@ export const certifyCommand: CommandModule = (program, io) => {
       '--seed <n>',
       'seed of the generated cases (default BNPL_CERTIFY_SEED, else a fixed one)',
       seedNumber,
+    )
+    .addOption(
+      new Option(
+        '--start-command <command>',
+        'shell command that starts the market: certify runs it with the printed configuration, restarts it (SIGTERM, then again) for the restart check, and stops it at the end',
+      ).conflicts('restartCommand'),
     )
     .option(
       '--restart-command <command>',

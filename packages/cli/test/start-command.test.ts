@@ -1,0 +1,100 @@
+/**
+ * certify's `--start-command`: certify starts the market with the configuration it prints, restarts
+ * it for the restart check as a platform does (SIGTERM, the server exits by itself, the same command
+ * again in the same directory), and stops it at the end. The market here is a stand-in that logs
+ * what it was started with and answers every request.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { marketProcess } from '../src/commands/market-process.js';
+import { freePort } from './certify-helpers.js';
+import { cli, file } from './helpers.js';
+
+/** Logs `start <PORT> <BNPL_INTEGRATION_MODE> <token set?>` and `stop` (on SIGTERM) to `log`. */
+function standIn(log: string): string {
+  return file(
+    `const fs = require('node:fs');
+const log = (line) => fs.appendFileSync(${JSON.stringify(log)}, line + '\\n');
+const server = require('node:http').createServer((req, res) => res.end('{}')).listen(Number(process.env.PORT), '127.0.0.1');
+log(['start', process.env.PORT, process.env.BNPL_INTEGRATION_MODE, process.env.MARKET_API_TOKEN ? 'token' : 'no-token'].join(' '));
+process.on('SIGTERM', () => { log('stop'); server.close(() => process.exit(0)); });
+`,
+    'stand-in.cjs',
+  );
+}
+
+const silent = { stdout: () => {}, stderr: () => {} };
+
+describe('certify --start-command', () => {
+  it('starts the market with the printed configuration and stops it at the end', async () => {
+    const log = file('', 'market.log');
+    const [marketPort, sandboxPort] = [await freePort(), await freePort()];
+    const run = await cli(
+      'certify',
+      '--market-url',
+      `http://127.0.0.1:${marketPort}`,
+      '--mode',
+      'basic',
+      '--sandbox-port',
+      String(sandboxPort),
+      '--only',
+      'no.such.check',
+      '--start-command',
+      `node ${standIn(log)}`,
+    );
+    expect(run.stderr).toContain(`Starting the market: node `);
+    expect(readFileSync(log, 'utf8')).toBe(`start ${marketPort} basic token\nstop\n`);
+    expect(run.status).toBe(0);
+  });
+
+  it('restarts it: SIGTERM, its own exit, then the command again', async () => {
+    const log = file('', 'market.log');
+    const port = await freePort();
+    const market = marketProcess(
+      `node ${standIn(log)}`,
+      { PORT: String(port), BNPL_INTEGRATION_MODE: 'data-sharing' },
+      `http://127.0.0.1:${port}/v1/demo-user`,
+      30_000,
+      silent,
+    );
+    await market.start();
+    await market.restart();
+    expect(await market.stop()).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe(
+      `start ${port} data-sharing no-token\nstop\nstart ${port} data-sharing no-token\nstop\n`,
+    );
+  });
+
+  it('fails the run when the command exits before the market answers', async () => {
+    const [marketPort, sandboxPort] = [await freePort(), await freePort()];
+    const run = await cli(
+      'certify',
+      '--market-url',
+      `http://127.0.0.1:${marketPort}`,
+      '--mode',
+      'basic',
+      '--sandbox-port',
+      String(sandboxPort),
+      '--start-command',
+      'node -e "process.exit(3)"',
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--start-command exited with 3 before the market answered');
+  });
+
+  it('is refused together with --restart-command (exit 2)', async () => {
+    const run = await cli(
+      'certify',
+      '--market-url',
+      'http://127.0.0.1:9',
+      '--mode',
+      'basic',
+      '--start-command',
+      'node server.mjs',
+      '--restart-command',
+      './restart.sh',
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/cannot be used with option '--restart-command/);
+  });
+});
