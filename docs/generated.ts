@@ -15,6 +15,7 @@ import {
   MARKET_OPERATIONS,
   MARKET_ROUTES,
   type MarketRouteAuth,
+  type MarketRouteDefinition,
   marketRoutePath,
 } from '@bnpl-kit/core/wire';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '@bnpl-kit/sandbox';
@@ -33,7 +34,7 @@ const AUTH: Record<MarketRouteAuth, string> = {
 /** The README's endpoint table: every market route, its modes, caller, answers and problems. */
 export function endpointTable(): string {
   const rows = MARKET_OPERATIONS.map((name) => {
-    const route = MARKET_ROUTES[name];
+    const route: MarketRouteDefinition = MARKET_ROUTES[name];
     const path = marketRoutePath(route, DEFAULT_PATHS);
     const modes = route.modes.join(', ') + (route.sandboxOnly ? ' (sandbox only)' : '');
     const answers = Object.keys(route.answers).join(', ');
