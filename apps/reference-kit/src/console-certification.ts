@@ -32,7 +32,7 @@ export const RESTART_NOTICE =
   'Runs with --lacks restart: the page cannot restart the server it runs in, so ' +
   'restart.state-survives (orders, tokens and jobs survive a restart) is not exercised. To run it, ' +
   'certify from the CLI with the command that starts this server, e.g. ' +
-  '`bnpl-kit certify --mode <mode> --market-url <this server> --start-command "<how you start it>"`.';
+  'bnpl-kit certify --mode <mode> --market-url <this server> --start-command "<how you start it>".';
 
 /** The market URL from the organisation's API base URL (`…/v1`), else this server's own. */
 function marketUrlOf(apiBaseUrl: string | undefined, fallback: string): string {
