@@ -1,5 +1,6 @@
 /** The console's Certification page and its API (start, live progress, past runs) with a fake runner. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { KEPT_RUNS } from '../src/console/certification-runs.js';
 import {
   type CertificationCheck,
   type CertificationOutcome,
@@ -152,6 +153,27 @@ describe('console certification', () => {
     await settle();
     const failed = await (await call(sandbox, 'GET', `/sandbox/certification/runs/${run.id}`)).json();
     expect(failed).toMatchObject({ state: 'error', error: 'market unreachable', report: null });
+  });
+
+  it('keeps the last runs only, newest first', async () => {
+    const fake = fakeRunner();
+    sandbox = createSandbox({
+      organizations: [marketOrg()],
+      clock: createManualClock(),
+      certification: fake.runner,
+    });
+    const ids: string[] = [];
+    for (let i = 0; i <= KEPT_RUNS; i += 1) {
+      ids.push(
+        (await (await call(sandbox, 'POST', '/sandbox/certification/runs', { mode: 'basic' })).json()).id,
+      );
+      fake.finish(PASSED);
+      await settle();
+    }
+    const index = await (await call(sandbox, 'GET', '/sandbox/certification')).json();
+    expect(index.runs.map((r: { id: string }) => r.id)).toEqual(ids.slice(1).reverse());
+    const oldest = await call(sandbox, 'GET', `/sandbox/certification/runs/${ids[0]}`);
+    expect(oldest.status).toBe(404);
   });
 
   it('guards the certification API with the admin token, as the rest of the admin API', async () => {
