@@ -11,11 +11,17 @@ import type { OpenStoreOptions, Store } from '@bnpl-kit/store';
 import { createDrain, type Drain, type JobWorker } from '@bnpl-kit/store/worker';
 import type { Logger } from 'pino';
 import { loadServerConfig, type ServerConfig, type ServerDefaults } from './config.js';
+import {
+  type CertificationTarget,
+  type ConsoleCertificationOptions,
+  createConsoleCertifier,
+} from './console-certification.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
 import { createHttpServer, type HttpServer } from './http-server.js';
 import type { DisbursementInvoiceSource } from './invoice.js';
 import { ensureSandboxKeys, type SandboxKeys } from './keys.js';
 import { createLogger } from './logger.js';
+import { BNPL_COMPLETE_PATH } from './own-routes.js';
 import { seedDemoUsers } from './seed.js';
 import { installDemoShop, installFramework } from './server-apps.js';
 import { createServerMarket } from './server-market.js';
@@ -40,6 +46,8 @@ export interface StartReferenceServerOptions {
   storeOptions?: Partial<OpenStoreOptions>;
   /** Extra embedded-sandbox options, e.g. a compressed webhook retry schedule. */
   sandboxOptions?: Partial<SandboxOptions>;
+  /** The embedded sandbox console's Certification page, e.g. `only` some checks (tests). */
+  consoleCertification?: ConsoleCertificationOptions;
   /** Worker polling (tests shorten the idle wait) and the clock of its periodic jobs (tests move it). */
   worker?: { minIdleMs?: number; maxIdleMs?: number; now?: () => Date };
   /** The invoice for disbursements that come without one; default `referenceInvoice`. */
@@ -159,6 +167,13 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
     const publicBaseUrl = (config.publicBaseUrl ?? url).replace(/\/+$/, '');
 
     const credentials = serverCredentials(config, keys);
+    // The console's Certification page certifies this server; what it needs is known below.
+    let certificationTarget: CertificationTarget | undefined;
+    const certification = createConsoleCertifier(
+      config.integrationMode,
+      () => certificationTarget,
+      options.consoleCertification,
+    );
     const { service, embedded } = await connectService({
       config,
       keys,
@@ -166,11 +181,22 @@ export async function startReferenceServer(options: StartReferenceServerOptions)
       publicBaseUrl,
       store,
       logger,
-      sandboxOptions: options.sandboxOptions,
+      sandboxOptions: { certification, ...options.sandboxOptions },
     });
     if (embedded) {
       cleanup.push(() => embedded.sandbox.closeAndFlush());
       http.setSandbox(embedded.sandbox);
+      if (keys?.sandboxSigningKey) {
+        certificationTarget = {
+          marketUrl: publicBaseUrl,
+          marketToken: credentials.marketApiToken.reveal(),
+          callbackUrl: `${publicBaseUrl}${BNPL_COMPLETE_PATH}`,
+          serviceUrl: embedded.serviceUrl,
+          organizationId: credentials.appId,
+          apiKey: keys.appApiKey.reveal(),
+          signingKey: keys.sandboxSigningKey.reveal(),
+        };
+      }
     }
     if (keys) await seedDemoUsers(store, keys.demoSessions);
 

@@ -6,9 +6,11 @@
 
 // One meaning of `HandleOptions` everywhere: `basePath`, the mount prefix stripped before routing.
 import { bearerToken, type HandleOptions } from '@bnpl-kit/core';
-import type { ServiceOperation } from '@bnpl-kit/core/wire';
-import { handleAdminRoute } from './admin/handler.js';
+import { problemResponse, type ServiceOperation } from '@bnpl-kit/core/wire';
+import { handleAdminRoute, requireAdminAccess } from './admin/handler.js';
 import type { Clock } from './clock.js';
+import { certificationApiResponse, isCertificationApiPath } from './console/certification-api.js';
+import type { CertificationRuns } from './console/certification-runs.js';
 import { consoleResponse, isConsolePath } from './console/handler.js';
 import { isOpenApiPath, openApiResponse } from './openapi-routes.js';
 import { type HostedPages, isPagePath } from './pages/index.js';
@@ -23,6 +25,8 @@ export interface DispatchDeps {
   calls: CallRecorder;
   clock: Clock;
   admin: AdminAccess;
+  /** The console's certification runs; absent without a runner. */
+  certification: CertificationRuns | undefined;
 }
 
 /** Who may use the admin API: holders of `token`; nobody without one once `lockedBecause` is set. */
@@ -47,6 +51,15 @@ function routedPath(pathname: string, basePath: string | undefined): string {
 async function route(deps: DispatchDeps, request: Request, path: string): Promise<Answer> {
   if (path === '/sandbox' || path.startsWith('/sandbox/')) {
     const adminOptions = { adminToken: deps.admin.token, lockedBecause: deps.admin.lockedBecause };
+    if (isCertificationApiPath(path)) {
+      const refused = await requireAdminAccess(adminOptions, request).then(
+        () => undefined,
+        (error: unknown) => problemResponse(error),
+      );
+      const response =
+        refused ?? (await certificationApiResponse(deps.sandbox, deps.certification, request, path));
+      return { kind: 'admin', response };
+    }
     return { kind: 'admin', response: await handleAdminRoute(deps.sandbox, adminOptions, request, path) };
   }
   if (isPagePath(path)) return { kind: 'page', response: await deps.pages.handle(request, path) };
@@ -64,7 +77,7 @@ export function createDispatcher(deps: DispatchDeps): Sandbox['handle'] {
     const url = new URL(request.url);
     const path = routedPath(url.pathname, options.basePath);
     // The console page is a shell without data: it is served before the admin token check.
-    if (isConsolePath(path)) return consoleResponse(request, { adminToken: deps.admin.token });
+    if (isConsolePath(path)) return consoleResponse(request, path, { adminToken: deps.admin.token });
     if (request.method === 'GET' && isOpenApiPath(path)) {
       return openApiResponse(path, `${url.origin}${options.basePath?.replace(/\/+$/, '') ?? ''}`);
     }

@@ -4,6 +4,12 @@
  */
 export type { AutoScenario } from './auto.js';
 export { type Clock, createManualClock, type ManualClock, systemClock } from './clock.js';
+export type {
+  CertificationCheck,
+  CertificationOutcome,
+  CertificationRequest,
+  CertificationRunner,
+} from './console/certification-runner.js';
 export type { Fault, FaultInput, RouteFault, WebhookFault } from './faults.js';
 export { createSandboxFetch, type SandboxFetchOptions } from './fetch.js';
 export { adminExposure, isLoopbackHost } from './loopback.js';

@@ -3,6 +3,7 @@ import { parseWire } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 import { type AutoScenario, autoScenarioJsonSchema } from './auto.js';
 import type { Clock } from './clock.js';
+import type { CertificationRunner } from './console/certification-runner.js';
 import type { OrderBehaviour } from './orders.js';
 import { type OrganizationInput, organizationCodec } from './organizations.js';
 import type { WebhookSenderOptions } from './webhooks/types.js';
@@ -29,6 +30,8 @@ export interface SandboxOptions extends Partial<OrderBehaviour> {
   offerFilteringTimeoutMs?: number;
   /** Told when state changed outside a request or timer (a webhook attempt finished): persistence. */
   onBackgroundChange?: () => void;
+  /** Runs certify for the console's Certification page; without one the page says it is not available. */
+  certification?: CertificationRunner;
 }
 
 export const DEFAULT_ORGANIZATION_ID = 'sandbox-org';

@@ -12,6 +12,7 @@ import { ed25519PublicKey } from '@bnpl-kit/core/testing';
 import { base64UrlEncode, parseSigningKey, type ScopeClaims } from '@bnpl-kit/core/wire';
 import { type AutoScenario, attachAutoScenario } from './auto.js';
 import { type Clock, isManualClock, systemClock } from './clock.js';
+import { createCertificationRuns } from './console/certification-runs.js';
 import { type AdminAccess, createDispatcher } from './dispatch.js';
 import { faultsFacade, ordersFacade, organizationsFacade, peopleFacades, webhooksFacade } from './facades.js';
 import { type Fault, type FaultInput, FaultRegistry } from './faults.js';
@@ -228,6 +229,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     calls,
     clock,
     admin,
+    certification: options.certification && createCertificationRuns(options.certification),
   });
   return sandbox;
 }

@@ -7,13 +7,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, startReferenceServer } from '@bnpl-kit/reference-server';
+import {
+  createLogger,
+  type StartReferenceServerOptions,
+  startReferenceServer,
+} from '@bnpl-kit/reference-server';
 import type { DemoTarget } from './flows.js';
 
 // Two adapters, so the browser flows also cross two frameworks (webhooks go through them).
 const FRAMEWORK = { basic: 'express', 'data-sharing': 'koa' } as const;
 
-export async function startDemo(mode: 'basic' | 'data-sharing'): Promise<DemoTarget> {
+export async function startDemo(
+  mode: 'basic' | 'data-sharing',
+  /** More server options, e.g. the console Certification page's `only`. */
+  extra: Pick<StartReferenceServerOptions, 'consoleCertification'> = {},
+): Promise<DemoTarget> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bnpl-e2e-'));
   const logs: string[] = [];
   try {
@@ -24,6 +32,7 @@ export async function startDemo(mode: 'basic' | 'data-sharing'): Promise<DemoTar
       env: { MODE: 'sandbox', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FRAMEWORK: FRAMEWORK[mode] },
       logger: createLogger({ level: 'warn', destination: { write: (line: string) => void logs.push(line) } }),
       storeOptions: { memory: true },
+      ...extra,
     });
     if (!server.shopUrl || !server.embedded) throw new Error('the reference server serves no demo shop');
     return {

@@ -76,6 +76,27 @@ function toKitError(error: unknown): unknown {
   return error;
 }
 
+/** Throws the problem a request without admin access gets; shared with the console's certification API. */
+export async function requireAdminAccess(
+  options: { adminToken: string | undefined; lockedBecause?: string | undefined },
+  request: Request,
+): Promise<void> {
+  if (options.adminToken === undefined && options.lockedBecause !== undefined) {
+    throw new KitError(
+      'forbidden',
+      `The sandbox admin API is closed: ${options.lockedBecause}. Start the sandbox with an admin ` +
+        'token (--admin-token, admin_token in the config file) and send Authorization: Bearer <adminToken>.',
+    );
+  }
+  if (options.adminToken !== undefined) {
+    // Compared in constant time, as the market's own tokens are.
+    const token = bearerToken(request);
+    if (token === undefined || !(await tokensEqual(token, options.adminToken))) {
+      throw new KitError('unauthenticated', 'The admin API needs Authorization: Bearer <adminToken>');
+    }
+  }
+}
+
 export async function handleAdminRoute(
   sandbox: Sandbox,
   options: { adminToken: string | undefined; lockedBecause?: string | undefined },
@@ -83,20 +104,7 @@ export async function handleAdminRoute(
   path: string,
 ): Promise<Response> {
   try {
-    if (options.adminToken === undefined && options.lockedBecause !== undefined) {
-      throw new KitError(
-        'forbidden',
-        `The sandbox admin API is closed: ${options.lockedBecause}. Start the sandbox with an admin ` +
-          'token (--admin-token, admin_token in the config file) and send Authorization: Bearer <adminToken>.',
-      );
-    }
-    if (options.adminToken !== undefined) {
-      // Compared in constant time, as the market's own tokens are.
-      const token = bearerToken(request);
-      if (token === undefined || !(await tokensEqual(token, options.adminToken))) {
-        throw new KitError('unauthenticated', 'The admin API needs Authorization: Bearer <adminToken>');
-      }
-    }
+    await requireAdminAccess(options, request);
     // `/sandbox/orders/` is `/sandbox/orders`, as it always was for the admin API.
     const match = router.match(request.method, path.replace(/\/+$/, '') || '/');
     if (match.kind === 'none')

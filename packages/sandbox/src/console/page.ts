@@ -6,7 +6,8 @@
 import { html, jsonForScript, raw } from '../pages/html.js';
 import { CONSOLE_SCRIPT } from './console-script.js';
 
-const STYLE = `
+/** Shared by the console's pages (certification-page.ts). */
+export const CONSOLE_STYLE = `
 :root { color-scheme: light; --ink: #0f172a; --muted: #64748b; --line: #e2e8f0; --bg: #f8fafc; --brand: #0f766e;
   --good: #15803d; --bad: #b91c1c; --warn: #92400e; }
 * { box-sizing: border-box; }
@@ -74,14 +75,14 @@ export function renderConsole(page: { nonce: string; data: Record<string, unknow
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox console · bnpl-kit</title>
 <link rel="icon" href="data:,">
-<style nonce="${page.nonce}">${raw(STYLE)}</style>
+<style nonce="${page.nonce}">${raw(CONSOLE_STYLE)}</style>
 </head>
 <body>
 <header>
   <h1>Sandbox console</h1>
   <span class="meta" id="entity"></span>
   <span class="spacer"></span>
-  <nav aria-label="Sections"><a href="#orders-section">Orders</a><a href="#deliveries-section">Webhooks</a><a href="#disbursements-section">Disbursements</a><a href="#faults-section">Faults</a><a href="#organizations-section">Organisations</a></nav>
+  <nav aria-label="Sections"><a href="#orders-section">Orders</a><a href="#deliveries-section">Webhooks</a><a href="#disbursements-section">Disbursements</a><a href="#faults-section">Faults</a><a href="#organizations-section">Organisations</a><a href="console/certification">Certification</a></nav>
   <label class="muted"><input type="checkbox" id="auto-refresh" checked> live</label>
   <button id="refresh">Refresh</button>
   <span class="muted" id="refreshed"></span>
