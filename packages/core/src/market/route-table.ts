@@ -281,7 +281,8 @@ export const MARKET_ROUTES = {
     modes: BOTH,
     auth: 'webhook-signature',
     summary: 'Webhook receiver (service → market)',
-    description: 'Signed as WIRE §4 says; the events are listed under webhooks.',
+    description:
+      'Signed as WIRE §4 says; the events are listed under webhooks. The Content-Type is not checked (no 415): the signature covers the body bytes, read as strict UTF-8 JSON whatever the header says.',
     tag: 'Webhooks',
     answers: {
       200: {

@@ -173,6 +173,31 @@ async function loadOrder(
   return order;
 }
 
+/**
+ * Runs one action on an order with the order's row locked from the status check until the service's
+ * answer is stored (R-EP-06, R-EP-08, R-STATE-06): of a cancel and a disburse sent together, only
+ * the first reaches the service; the other then reads the moved status and is a 409. The lock is
+ * held over the service call on purpose: a claim released between check and call would let both
+ * through. A refused or failed call rolls back and leaves the order as it was (R-EP-07).
+ */
+function actOnLockedOrder(
+  ctx: RouteContext,
+  id: string,
+  allowed: readonly OrderStatus[],
+  action: 'cancel' | 'disburse',
+  call: (order: StoredOrder) => Promise<ServiceOrder>,
+): Promise<MarketAnswer> {
+  return ctx.deps.store.transaction(async (tx) => {
+    const order = await tx.getOrderForUpdate(id);
+    if (!order)
+      throw new KitError('order_not_found', `No order ${JSON.stringify(id)} is known to this market`);
+    assertStatusIn(order.status, allowed, action);
+    const remote = await call(order);
+    const followed = await followServiceStatus(tx, remote.id, remote.orderStatus, action);
+    return actionResult(ctx, order, followed.order, remote);
+  });
+}
+
 function actionResult(
   ctx: RouteContext,
   order: StoredOrder,
@@ -207,26 +232,29 @@ export async function cancelOrder(
   { params: { id } }: InputOf<'cancelOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  const order = await loadOrder(ctx, id, ['APPROVED'], 'cancel');
-  const remote = await ctx.deps.service.cancelOrder(order.id, {
-    idempotencyKey: idempotencyKeys.revertOrder(order.id),
-  });
-  return actionResult(ctx, order, await reconcile(ctx, remote, 'cancel'), remote);
+  return actOnLockedOrder(ctx, id, ['APPROVED'], 'cancel', (order) =>
+    ctx.deps.service.cancelOrder(order.id, { idempotencyKey: idempotencyKeys.revertOrder(order.id) }),
+  );
 }
 
 export async function disburseOrder(
   { params: { id }, body }: InputOf<'disburseOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
+  const allowed: readonly OrderStatus[] = ['APPROVED', 'DISBURSING'];
   const requested = body?.invoice;
-  const order = await loadOrder(ctx, id, ['APPROVED', 'DISBURSING'], 'disburse');
   const hook = ctx.deps.hooks.getDisbursementInvoice;
+  // The hook is market code that may use the store itself: it runs before the order is locked.
+  const order = requested === undefined && hook ? await loadOrder(ctx, id, allowed, 'disburse') : undefined;
   const invoice =
     requested ??
-    (hook && checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
+    (hook &&
+      order &&
+      checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
   // One key per order: whatever retries happen, the provider pays this order at most once.
-  const remote = await ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
-    idempotencyKey: idempotencyKeys.disburseOrder(order.id),
-  });
-  return actionResult(ctx, order, await reconcile(ctx, remote, 'disburse'), remote);
+  return actOnLockedOrder(ctx, id, allowed, 'disburse', (order) =>
+    ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
+      idempotencyKey: idempotencyKeys.disburseOrder(order.id),
+    }),
+  );
 }
