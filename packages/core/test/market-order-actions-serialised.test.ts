@@ -30,17 +30,36 @@ async function marketHoldingFirstCall(first: Action, outcome: 'answer' | 'refuse
   const firstReached = new Promise<void>((resolve) => {
     reached = resolve;
   });
+  // The second request either waits for the order's lock (a second transaction is asked for) or,
+  // the bug, reaches the service: the first call is released only then.
+  let secondArrived!: () => void;
+  const second = new Promise<void>((resolve) => {
+    secondArrived = resolve;
+  });
+  const transaction = t.store.transaction.bind(t.store);
+  let transactions = 0;
+  t.store.transaction = ((work: never) => {
+    if (++transactions === 2) secondArrived();
+    return transaction(work);
+  }) as typeof t.store.transaction;
   const operation = OPERATION[first];
-  const original = t.service[operation].bind(t.service) as (...args: never[]) => Promise<ServiceOrder>;
-  t.service[operation] = (async (...args: never[]) => {
-    reached();
-    await released;
-    if (outcome === 'refuse') throw new KitError('upstream_rejected', 'the service refused it');
-    return original(...args);
-  }) as never;
+  for (const name of Object.values(OPERATION)) {
+    const forward = t.service[name].bind(t.service) as (...args: never[]) => Promise<ServiceOrder>;
+    let calls = 0;
+    t.service[name] = (async (...args: never[]) => {
+      if (name !== operation || ++calls > 1) {
+        secondArrived();
+        return forward(...args);
+      }
+      reached();
+      await released;
+      if (outcome === 'refuse') throw new KitError('upstream_rejected', 'the service refused it');
+      return forward(...args);
+    }) as never;
+  }
   const send = (action: Action) =>
     call(t.market, `/v1/orders/o1/${action}`, { method: 'POST', token: API_TOKEN });
-  return { ...t, send, release, firstReached };
+  return { ...t, send, release, firstReached, second };
 }
 
 const serviceActions = (calls: { op: string }[]) =>
@@ -72,6 +91,7 @@ describe('cancel and disburse of one order sent together', () => {
     const refused = t.send('cancel');
     await t.firstReached;
     const next = t.send('disburse');
+    await t.second;
     t.release();
     const [cancel, disburse] = await Promise.all([refused, next]);
     expect(cancel.status).toBe(502);
@@ -87,6 +107,7 @@ describe('cancel and disburse of one order sent together', () => {
     const first = t.send('disburse');
     await t.firstReached;
     const second = t.send('disburse');
+    await t.second;
     t.release();
     const answers = await Promise.all([first, second]);
     expect(answers.map((a) => a.status)).toEqual([202, 409]);
