@@ -9,6 +9,10 @@ import type { ServiceOrder } from '../src/service/types.js';
 import { API_TOKEN, call, insertOrder, makeMarket } from './market-support.js';
 
 type Action = 'cancel' | 'disburse';
+
+async function eventLoopTurns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
 const OPERATION = { cancel: 'cancelOrder', disburse: 'disburseOrder' } as const;
 
 /** A market whose service answers `first`'s call only when the test releases it. */
@@ -30,18 +34,13 @@ async function marketHoldingFirstCall(first: Action, outcome: 'answer' | 'refuse
   const firstReached = new Promise<void>((resolve) => {
     reached = resolve;
   });
-  // The second request either waits for the order's lock (a second transaction is asked for) or,
-  // the bug, reaches the service: the first call is released only then.
+  // The first call is released once the second request reached the service (the bug) or had every
+  // turn it needed to (a few event-loop turns: the memory store answers without I/O).
   let secondArrived!: () => void;
-  const second = new Promise<void>((resolve) => {
+  const reachedService = new Promise<void>((resolve) => {
     secondArrived = resolve;
   });
-  const transaction = t.store.transaction.bind(t.store);
-  let transactions = 0;
-  t.store.transaction = ((work: never) => {
-    if (++transactions === 2) secondArrived();
-    return transaction(work);
-  }) as typeof t.store.transaction;
+  const second = Promise.race([reachedService, eventLoopTurns(20)]);
   const operation = OPERATION[first];
   for (const name of Object.values(OPERATION)) {
     const forward = t.service[name].bind(t.service) as (...args: never[]) => Promise<ServiceOrder>;

@@ -24,6 +24,7 @@ import { utf8 } from '../../util/base64url.js';
 import type { MarketAnswer } from '../answer.js';
 import { callHook, HookFailure, json, type RouteContext } from '../context.js';
 import { followServiceStatus } from '../follow-service.js';
+import { oneActionAtATime } from '../order-claims.js';
 import type { InputOf } from '../route-input.js';
 import type { StoredOrder } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
@@ -174,27 +175,22 @@ async function loadOrder(
 }
 
 /**
- * Runs one action on an order with the order's row locked from the status check until the service's
- * answer is stored (R-EP-06, R-EP-08, R-STATE-06): of a cancel and a disburse sent together, only
- * the first reaches the service; the other then reads the moved status and is a 409. The lock is
- * held over the service call on purpose: a claim released between check and call would let both
- * through. A refused or failed call rolls back and leaves the order as it was (R-EP-07).
+ * Runs one action on an order, one action per order at a time (order-claims.ts): the status check,
+ * the service call and the stored answer of a cancel and a disburse sent together do not
+ * interleave, so only the first reaches the service and the other reads the moved status (409).
+ * A refused or failed call stores nothing and leaves the order as it was (R-EP-07).
  */
-function actOnLockedOrder(
+function actOnClaimedOrder(
   ctx: RouteContext,
   id: string,
   allowed: readonly OrderStatus[],
   action: 'cancel' | 'disburse',
   call: (order: StoredOrder) => Promise<ServiceOrder>,
 ): Promise<MarketAnswer> {
-  return ctx.deps.store.transaction(async (tx) => {
-    const order = await tx.getOrderForUpdate(id);
-    if (!order)
-      throw new KitError('order_not_found', `No order ${JSON.stringify(id)} is known to this market`);
-    assertStatusIn(order.status, allowed, action);
+  return oneActionAtATime(ctx.deps.store, id, async () => {
+    const order = await loadOrder(ctx, id, allowed, action);
     const remote = await call(order);
-    const followed = await followServiceStatus(tx, remote.id, remote.orderStatus, action);
-    return actionResult(ctx, order, followed.order, remote);
+    return actionResult(ctx, order, await reconcile(ctx, remote, action), remote);
   });
 }
 
@@ -232,7 +228,7 @@ export async function cancelOrder(
   { params: { id } }: InputOf<'cancelOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  return actOnLockedOrder(ctx, id, ['APPROVED'], 'cancel', (order) =>
+  return actOnClaimedOrder(ctx, id, ['APPROVED'], 'cancel', (order) =>
     ctx.deps.service.cancelOrder(order.id, { idempotencyKey: idempotencyKeys.revertOrder(order.id) }),
   );
 }
@@ -252,7 +248,7 @@ export async function disburseOrder(
       order &&
       checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
   // One key per order: whatever retries happen, the provider pays this order at most once.
-  return actOnLockedOrder(ctx, id, allowed, 'disburse', (order) =>
+  return actOnClaimedOrder(ctx, id, allowed, 'disburse', (order) =>
     ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
       idempotencyKey: idempotencyKeys.disburseOrder(order.id),
     }),
