@@ -300,7 +300,8 @@ export const MARKET_ROUTES = {
     modes: BOTH,
     auth: 'webhook-signature',
     summary: 'Webhook receiver (service → market)',
-    description: 'Signed as WIRE §4 says; the events are listed under webhooks.',
+    description:
+      'Signed as WIRE §4 says; the events are listed under webhooks. The Content-Type is not checked (no 415): the signature covers the body bytes, read as strict UTF-8 JSON whatever the header says.',
     tag: 'Webhooks',
     answers: {
       200: {
@@ -319,6 +320,9 @@ export const MARKET_ROUTES = {
       'timestamp_out_of_window',
       'payload_not_raw',
       'misconfigured',
+      // The service's signing key is fetched from the service when APP_ID is set and none is cached:
+      // a service that cannot be reached is its 502/503/504 (the service redelivers).
+      ...UPSTREAM,
       ...STORE,
     ],
     rules: [

@@ -24,6 +24,7 @@ import { utf8 } from '../../util/base64url.js';
 import type { MarketAnswer } from '../answer.js';
 import { callHook, HookFailure, json, type RouteContext } from '../context.js';
 import { followServiceStatus } from '../follow-service.js';
+import { oneActionAtATime } from '../order-claims.js';
 import type { InputOf } from '../route-input.js';
 import type { StoredOrder } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
@@ -173,6 +174,26 @@ async function loadOrder(
   return order;
 }
 
+/**
+ * Runs one action on an order, one action per order at a time (order-claims.ts): the status check,
+ * the service call and the stored answer of a cancel and a disburse sent together do not
+ * interleave, so only the first reaches the service and the other reads the moved status (409).
+ * A refused or failed call stores nothing and leaves the order as it was (R-EP-07).
+ */
+function actOnClaimedOrder(
+  ctx: RouteContext,
+  id: string,
+  allowed: readonly OrderStatus[],
+  action: 'cancel' | 'disburse',
+  call: (order: StoredOrder) => Promise<ServiceOrder>,
+): Promise<MarketAnswer> {
+  return oneActionAtATime(ctx.deps.store, id, async () => {
+    const order = await loadOrder(ctx, id, allowed, action);
+    const remote = await call(order);
+    return actionResult(ctx, order, await reconcile(ctx, remote, action), remote);
+  });
+}
+
 function actionResult(
   ctx: RouteContext,
   order: StoredOrder,
@@ -207,26 +228,29 @@ export async function cancelOrder(
   { params: { id } }: InputOf<'cancelOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  const order = await loadOrder(ctx, id, ['APPROVED'], 'cancel');
-  const remote = await ctx.deps.service.cancelOrder(order.id, {
-    idempotencyKey: idempotencyKeys.revertOrder(order.id),
-  });
-  return actionResult(ctx, order, await reconcile(ctx, remote, 'cancel'), remote);
+  return actOnClaimedOrder(ctx, id, ['APPROVED'], 'cancel', (order) =>
+    ctx.deps.service.cancelOrder(order.id, { idempotencyKey: idempotencyKeys.revertOrder(order.id) }),
+  );
 }
 
 export async function disburseOrder(
   { params: { id }, body }: InputOf<'disburseOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
+  const allowed: readonly OrderStatus[] = ['APPROVED', 'DISBURSING'];
   const requested = body?.invoice;
-  const order = await loadOrder(ctx, id, ['APPROVED', 'DISBURSING'], 'disburse');
   const hook = ctx.deps.hooks.getDisbursementInvoice;
+  // The hook is market code that may use the store itself: it runs before the order is locked.
+  const order = requested === undefined && hook ? await loadOrder(ctx, id, allowed, 'disburse') : undefined;
   const invoice =
     requested ??
-    (hook && checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
+    (hook &&
+      order &&
+      checkInvoice(await callHook(ctx, 'getDisbursementInvoice', () => hook(order, ctx.hookContext))));
   // One key per order: whatever retries happen, the provider pays this order at most once.
-  const remote = await ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
-    idempotencyKey: idempotencyKeys.disburseOrder(order.id),
-  });
-  return actionResult(ctx, order, await reconcile(ctx, remote, 'disburse'), remote);
+  return actOnClaimedOrder(ctx, id, allowed, 'disburse', (order) =>
+    ctx.deps.service.disburseOrder(order.id, invoice ? { invoice } : {}, {
+      idempotencyKey: idempotencyKeys.disburseOrder(order.id),
+    }),
+  );
 }
