@@ -66,7 +66,7 @@ describe('sandbox console, in Chromium', () => {
           });
       await eventually(sourceLines).toBe(1);
       // Each navigation link brings its section's heading into view below the sticky header.
-      for (const link of await page.locator('header nav a').all()) {
+      for (const link of await page.locator('header nav a[href^="#"]').all()) {
         const href = (await link.getAttribute('href'))!;
         await link.click();
         // Scrolling to the anchor happens after the click resolves: read until it has.
