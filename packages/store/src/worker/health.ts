@@ -91,7 +91,11 @@ export function createDrain(steps: readonly DrainStep[], options: { logger?: Mar
   };
 }
 
-/** Drains on SIGINT/SIGTERM; a second signal exits at once. Returns a function that removes the handlers. */
+/**
+ * Drains on SIGINT/SIGTERM; a second signal exits at once. Returns a function that removes the handlers.
+ * With `exit`, the process exits once drained (0, or 1 when a step failed): for a server whose
+ * listener is not yours to close (Next.js's `next start`), which would otherwise keep it alive.
+ */
 export function drainOnSignals(
   drain: Drain,
   options: {
@@ -99,10 +103,16 @@ export function drainOnSignals(
     signals?: readonly NodeJS.Signals[];
     /** How long readiness answers 503 while the server still serves (`Drain.start`); default 0. */
     graceMs?: number;
+    /** Exit the process when the drain ends (0 drained, 1 a step failed); default: only set `exitCode`. */
+    exit?: boolean;
   } = {},
 ): () => void {
   const logger = options.logger ?? silentLogger;
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
+  const finish = (code: number) => {
+    if (options.exit) process.exit(code);
+    process.exitCode = code;
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (drain.draining) {
       logger.warn({ signal }, 'second signal: exiting without waiting');
@@ -110,12 +120,8 @@ export function drainOnSignals(
     }
     logger.info({ signal }, 'shutting down');
     drain.start({ graceMs: options.graceMs }).then(
-      () => {
-        process.exitCode = 0;
-      },
-      () => {
-        process.exitCode = 1;
-      },
+      () => finish(0),
+      () => finish(1),
     );
   };
   for (const signal of signals) process.on(signal, onSignal);

@@ -4,11 +4,13 @@
  * PUBLIC_BASE_URL must end in /bnpl: the service signs the webhook URL as registered.
  */
 import { market } from '../../../lib/market';
+import { counted } from '../../../lib/requests';
 
 // Never prerendered or cached: every request reaches the market.
 export const dynamic = 'force-dynamic';
 
-const handle = (request: Request) => market().handle(request, { basePath: '/bnpl' });
+const handle = (request: Request) =>
+  counted(async () => (await market()).handle(request, { basePath: '/bnpl' }));
 
 export {
   handle as DELETE,
