@@ -22,7 +22,6 @@ import {
   offerTransactionStatusUpdatedCodec,
   orderStatusUpdatedTolerantCodec,
 } from '../models/events.js';
-import { safeText } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import {
   ALGORITHM_HEADER,
