@@ -39,6 +39,9 @@ const SECRET_HEADERS = new Set([
 ]);
 /** JSON members whose string values grant access: session and access tokens, claim tokens, keys. */
 const SECRET_MEMBER = /token|secret|password|api_?key|signing_key|private_key|^signature$/i;
+/** A secret member written in JSON text: `"name": "value"` (for bodies too deep to walk). */
+const SECRET_MEMBER_TEXT =
+  /("[^"\\]*(?:token|secret|password|api_?key|signing_key|private_key|signature)[^"\\]*"\s*:\s*)"((?:[^"\\]|\\.)*)"/gi;
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 /** RFC 6750's b64token, long enough to be a credential rather than a word ("bearer of"). */
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9\-._~+/]{8,}=*/gi;
@@ -84,8 +87,18 @@ export function maskBody(text: string): string {
   } catch {
     return maskText(text);
   }
-  const safe = maskJson(parsed);
-  return JSON.stringify(safe) === JSON.stringify(parsed) ? text : JSON.stringify(safe, null, 2);
+  try {
+    const safe = maskJson(parsed);
+    return JSON.stringify(safe) === JSON.stringify(parsed) ? text : JSON.stringify(safe, null, 2);
+  } catch (error) {
+    // Nesting deeper than the stack (a syntax check's own body, or a hostile market's answer):
+    // mask it as text, secret members included, rather than lose the record.
+    if (!(error instanceof RangeError)) throw error;
+    return maskText(text).replace(
+      SECRET_MEMBER_TEXT,
+      (_, name: string, value: string) => `${name}"${masked(value)}"`,
+    );
+  }
 }
 
 function cut(text: string): string {

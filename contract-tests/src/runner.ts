@@ -299,10 +299,18 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
 export async function runContractSuite(options: ContractSuiteOptions): Promise<ContractReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const checks = (options.checks ?? checksFor(options.mode)).filter(
-    (check) =>
-      check.modes.includes(options.mode) &&
-      (!options.only?.length || options.only.some((o) => check.id === o || check.id.startsWith(o))),
+  const ofMode = (options.checks ?? checksFor(options.mode)).filter((check) =>
+    check.modes.includes(options.mode),
+  );
+  const selects = (o: string, check: ContractCheck) => check.id === o || check.id.startsWith(o);
+  // A selection that names nothing is a typo or a check that no longer exists, never an empty pass.
+  const unknown = (options.only ?? []).filter((o) => !ofMode.some((check) => selects(o, check)));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only ${unknown.join(' ')}: no ${options.mode} check has that ID or ID prefix (docs/conformance-matrix.md lists every check)`,
+    );
+  const checks = ofMode.filter(
+    (check) => !options.only?.length || options.only.some((o) => selects(o, check)),
   );
   const results: CheckResult[] = [];
   const failedChecks = new Set<string>();
@@ -354,6 +362,12 @@ export async function runContractSuite(options: ContractSuiteOptions): Promise<C
     allowSkips,
     seed: runSeed(options),
     lacks: [...(options.lacks ?? [])],
-    ok: summary.failed === 0 && summary.notRun === 0 && !undeclared && (allowSkips || summary.skipped === 0),
+    // A run that passed nothing (every check filtered out) proves nothing.
+    ok:
+      summary.total > 0 &&
+      summary.failed === 0 &&
+      summary.notRun === 0 &&
+      !undeclared &&
+      (allowSkips || summary.skipped === 0),
   };
 }

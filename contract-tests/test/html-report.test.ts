@@ -119,6 +119,14 @@ describe('exchange records', () => {
     expect(maskBody(raw)).toBe(raw);
     expect(maskBody('Authorization: Bearer mkt_abc.def-123')).toBe('Authorization: Bearer <masked>');
   });
+
+  it('mask a body nested deeper than the stack as text, secret members included, instead of throwing', () => {
+    const deep = `${'['.repeat(200_000)}{"access_token": "abc123", "note": "x"}${']'.repeat(200_000)}`;
+    const out = maskBody(deep);
+    expect(out).toContain('"access_token": "<masked: 6 chars>"');
+    expect(out).toContain('"note": "x"');
+    expect(out).not.toContain('abc123');
+  });
 });
 
 describe('the HTML report of a failing run', () => {

@@ -166,6 +166,22 @@ describe('runContractSuite', () => {
     expect(allowed).toMatchObject({ ok: true, complete: false, allowSkips: true });
   });
 
+  it('refuses an --only that names no check of the mode, and never passes a run of no checks', async () => {
+    const checks = [
+      check('webhook.one', async () => {}),
+      check('push-claims.four', async () => {}, ['data-sharing']),
+    ];
+    await expect(runContractSuite({ ...options, checks, only: ['webhook.', 'offers.nope'] })).rejects.toThrow(
+      /--only offers\.nope: no basic check/,
+    );
+    // push-claims.four exists, but not in basic mode.
+    await expect(runContractSuite({ ...options, checks, only: ['push-claims.four'] })).rejects.toThrow(
+      /no basic check/,
+    );
+    const none = await runContractSuite({ ...options, checks: [] });
+    expect(none).toMatchObject({ ok: false, summary: { total: 0 } });
+  });
+
   it('reports the dependants of a failed prerequisite as "not run (needs …)", not as failures', async () => {
     const creation = new ContractViolation({ expected: '201', actual: '200' });
     const checks = [

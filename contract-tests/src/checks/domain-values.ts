@@ -255,11 +255,12 @@ function expectRefused(c: DomainCase, exchange: HttpExchange): void {
     code: 'validation_failed',
   });
   const field = wirePath(c.path);
+  const fields = [field, ...(c.alternatives ?? []).map(wirePath)];
   const paths = problemPaths(problem);
   const related = (p: string) =>
-    p === field || field.startsWith(`${p}.`) || field.startsWith(`${p}[`) || p.startsWith(field);
+    fields.some((f) => p === f || f.startsWith(`${p}.`) || f.startsWith(`${p}[`) || p.startsWith(f));
   ensure(paths.some(related), {
-    expected: `errors[].path to name ${field} (or a field around it) for a body whose ${c.label}`,
+    expected: `errors[].path to name ${fields.join(' or ')} (or a field around it) for a body whose ${c.label}`,
     actual: `paths ${JSON.stringify(paths)}`,
     exchange,
     spec: 'WIRE §2',

@@ -30,6 +30,11 @@ export interface DomainCase {
   set: readonly (readonly [WirePath, unknown])[];
   /** Whether the documented domain holds the value (the market must accept it). */
   valid: boolean;
+  /**
+   * Other fields a refusal may name instead of `path`: the members of a one-of requirement
+   * ("credify_id or local_id"), where either is the field at fault.
+   */
+  alternatives?: readonly WirePath[];
 }
 
 /** `order_lines[0].unit_price.value`, as `errors[].path` writes it (WIRE §2). */
@@ -96,10 +101,31 @@ function typeOf(value: unknown): JsonType {
   return typeof value as JsonType;
 }
 
-/** The branches of a schema (`anyOf` flattened) and the JSON types they accept. */
+/**
+ * The branches of a schema (`anyOf`/`oneOf` flattened). The keywords beside the `anyOf` hold in
+ * every branch (`{ type: object, properties, anyOf: [{ required: [a] }, { required: [b] }] }` is
+ * "an object with these members and a or b"), so each branch carries them too.
+ */
 function branches(schema: JsonSchema): JsonSchema[] {
   const any = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  return any === undefined ? [schema] : any.flatMap(branches);
+  if (any === undefined) return [schema];
+  const { anyOf: _any, oneOf: _one, ...shared } = schema;
+  return any.flatMap((branch) => branches(withShared(shared, branch)));
+}
+
+function withShared(shared: JsonSchema, branch: JsonSchema): JsonSchema {
+  const merged: JsonSchema = { ...shared, ...branch };
+  if (isRecord(shared.properties) || isRecord(branch.properties))
+    merged.properties = { ...(shared.properties as object), ...(branch.properties as object) };
+  const required = [...((shared.required as string[]) ?? []), ...((branch.required as string[]) ?? [])];
+  if (required.length > 0) merged.required = [...new Set(required)];
+  return merged;
+}
+
+/** The members an object branch requires are all in `value`. */
+function holdsRequired(branch: JsonSchema, value: unknown): boolean {
+  const required = (branch.required ?? []) as string[];
+  return !isRecord(value) || required.every((key) => key in value);
 }
 
 function accepts(schema: JsonSchema, type: JsonType): boolean {
@@ -114,7 +140,8 @@ function accepts(schema: JsonSchema, type: JsonType): boolean {
 /** The branch describing the valid value at hand. */
 function branchFor(schema: JsonSchema, value: unknown): JsonSchema {
   const type = typeOf(value);
-  return branches(schema).find((b) => accepts(b, type)) ?? schema;
+  const typed = branches(schema).filter((b) => accepts(b, type));
+  return typed.find((b) => holdsRequired(b, value)) ?? typed[0] ?? schema;
 }
 
 /** The same value as every other JSON type, each a mistake a loose parser lets through. */
@@ -202,7 +229,7 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
     if (typeof value === 'number') walkNumber(branch, value, path);
     else if (typeof value === 'string') walkString(branch, value, path);
     else if (Array.isArray(value)) walkArray(branch, value, path);
-    else if (isRecord(value)) walkObject(branch, value, path);
+    else if (isRecord(value)) walkObject(node, branch, value, path);
   }
 
   function walkNumber(node: JsonSchema, value: number, path: WirePath): void {
@@ -286,13 +313,40 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
     if (first !== undefined && isRecord(node.items)) walk(node.items as JsonSchema, first, [...path, 0]);
   }
 
-  function walkObject(node: JsonSchema, value: Record<string, unknown>, path: WirePath): void {
-    const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
-    for (const key of (node.required ?? []) as string[])
-      if (key in value) add('required', [...path, key], ABSENT, false, 'a required member left out');
+  function walkObject(
+    node: JsonSchema,
+    branch: JsonSchema,
+    value: Record<string, unknown>,
+    path: WirePath,
+  ): void {
+    const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
+    // What any branch the value meets requires (with "a or b" and both present, each may be left out).
+    const met = branches(node).filter((b) => accepts(b, 'object') && holdsRequired(b, value));
+    const required = new Set(met.flatMap((b) => (b.required ?? []) as string[]));
+    for (const key of required) {
+      // Left out, the member may still leave another branch whole ("credify_id or local_id").
+      const { [key]: _left, ...rest } = value;
+      const stillValid = branches(node).some((b) => accepts(b, 'object') && holdsRequired(b, rest));
+      add('required', [...path, key], ABSENT, stillValid, 'a required member left out');
+    }
+    // Members only some branches require form a one-of requirement: a refusal may name any of them.
+    const shared = new Set((node.required ?? []) as string[]);
+    const oneOf = [
+      ...new Set(
+        branches(node).flatMap((b) => ((b.required ?? []) as string[]).filter((k) => !shared.has(k))),
+      ),
+    ];
     for (const [key, child] of Object.entries(value)) {
       const member = properties[key];
       if (member !== undefined) walk(member, child, [...path, key]);
+    }
+    if (oneOf.length < 2) return;
+    // The cases about a member of the requirement itself (this object's, not a nested one's).
+    for (const c of cases) {
+      const key = c.path.at(-1);
+      if (c.path.length !== path.length + 1 || !oneOf.includes(String(key))) continue;
+      if (wirePath(c.path.slice(0, -1)) !== wirePath(path)) continue;
+      c.alternatives = oneOf.filter((k) => k !== key).map((k) => [...path, k]);
     }
   }
 
