@@ -171,6 +171,9 @@ async function certify(
       expect((await fetch(`${running.origin}/__restart`, { method: 'POST' })).status).toBe(204);
     },
     bnplCallbackUrl: config.callbackUrl,
+    // The test market leaves disbursement to the market's systems (no handleWebhook hook), and says so:
+    // webhook.effect-before-record is then "not exercised", declared (as in contract-tests' adapter suite).
+    lacks: ['disburse-on-readiness'],
     sandbox: createHttpSandbox({
       url: sandbox.url,
       organizationId,
@@ -178,7 +181,11 @@ async function certify(
       signingKey: serviceKey.privateKeyPem,
     }),
   });
-  const notPassed = report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`);
+  const declared = (r: (typeof report.results)[number]) =>
+    r.status === 'not-exercised' && r.lacks?.capability === 'disburse-on-readiness' && r.lacks.declared;
+  const notPassed = report.results
+    .filter((r) => r.status !== 'pass' && !declared(r))
+    .map((r) => `${r.id}: ${r.message}`);
   expect(notPassed).toEqual([]);
   expect(report.ok).toBe(true);
 }
