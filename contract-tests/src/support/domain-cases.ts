@@ -199,7 +199,10 @@ function patternNeighbours(base: string): [string, string][] {
 function show(value: unknown): string {
   if (value === ABSENT) return '(left out)';
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 48 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
+  // The length a reader compares with the bound: the string's own, not its JSON text's (quotes, escapes).
+  const length =
+    typeof value === 'string' ? `${value.length} characters` : `${text.length} characters of JSON`;
+  return text.length > 48 ? `${text.slice(0, 40)}… (${length})` : text;
 }
 
 /**
