@@ -8,6 +8,7 @@ import { type BnplCompletion, type BnplUser, configure } from '@bnpl-kit/web';
 import type { BrowserConfig } from '../page.js';
 import type { ShopOrderView } from '../shop-orders.js';
 import { shopApi } from './api.js';
+import { credifyIds } from './credify-ids.js';
 import {
   $,
   type CartLineView,
@@ -19,17 +20,13 @@ import {
 } from './view.js';
 
 const config = JSON.parse($('shop-config').textContent ?? '{}') as BrowserConfig;
-const sdk = configure({
-  apiKey: config.apiKey,
-  env: config.env,
-  appName: config.appName,
-  // A path means "the service is mounted on this origin" (the reference servers' embedded sandbox).
-  serviceUrl: new URL(config.serviceUrl, location.origin).toString(),
-});
+// A path means "the service is mounted on this origin" (the reference servers' embedded sandbox).
+const serviceUrl = new URL(config.serviceUrl, location.origin).toString();
+const sdk = configure({ apiKey: config.apiKey, env: config.env, appName: config.appName, serviceUrl });
 
 const FINAL = new Set(['PAID', 'CANCELED']);
 const USER_KEY = 'demo-shop:user';
-const credifyKey = (userId: string) => `demo-shop:credify-id:${userId}`;
+const knownCredifyIds = credifyIds(sessionStorage, serviceUrl);
 
 let products: { id: string; name: string; price: string }[] = [];
 let user: BnplUser | undefined;
@@ -119,7 +116,7 @@ async function checkAvailability(): Promise<boolean> {
     // The specification's writable service user ID: written back onto our user.
     if (result.credifyId) {
       user.credifyId = result.credifyId;
-      sessionStorage.setItem(credifyKey(user.id), result.credifyId);
+      knownCredifyIds.set(user.id, result.credifyId);
     }
     available = result.isAvailable;
     hint.textContent = available
@@ -221,7 +218,7 @@ async function signIn(userId: string): Promise<void> {
   token = session_token;
   user = {
     id: shopUser.id,
-    credifyId: sessionStorage.getItem(credifyKey(shopUser.id)) ?? undefined,
+    credifyId: knownCredifyIds.get(shopUser.id),
     firstName: shopUser.first_name ?? undefined,
     lastName: shopUser.last_name ?? undefined,
     email: shopUser.email ?? undefined,
