@@ -38,13 +38,14 @@ describe('certify --start-command', () => {
       '--sandbox-port',
       String(sandboxPort),
       '--only',
-      'no.such.check',
+      'demo-user.sandbox',
       '--start-command',
       `node ${standIn(log)}`,
     );
     expect(run.stderr).toContain(`Starting the market: node `);
     expect(readFileSync(log, 'utf8')).toBe(`start ${marketPort} basic token\nstop\n`);
-    expect(run.status).toBe(0);
+    // The stand-in answers `{}` to everything: the one check fails, and the run says so.
+    expect(run.status).toBe(1);
   });
 
   it('restarts it: SIGTERM, its own exit, then the command again', async () => {
@@ -96,5 +97,55 @@ describe('certify --start-command', () => {
     );
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/cannot be used with option '--restart-command/);
+  });
+});
+
+describe('the exec form of a simple start command', () => {
+  it('puts exec after leading assignments, so "NAME=value cmd" starts cmd with NAME set', async () => {
+    const { execForm } = await import('../src/commands/market-process.js');
+    expect(execForm('node server.mjs')).toBe('exec node server.mjs');
+    expect(execForm('NEXT_MANUAL_SIG_HANDLE=true A=1 npx next start')).toBe(
+      'NEXT_MANUAL_SIG_HANDLE=true A=1 exec npx next start',
+    );
+  });
+
+  it('starts a command with a leading assignment (it used to exit at once: "exec: NAME=value: not found")', async () => {
+    const log = file('', 'market.log');
+    const port = await freePort();
+    const market = marketProcess(
+      `STAND_IN=1 node ${standIn(log)}`,
+      { PORT: String(port), BNPL_INTEGRATION_MODE: 'basic' },
+      `http://127.0.0.1:${port}/v1/demo-user`,
+      30_000,
+      silent,
+    );
+    await market.start();
+    expect(await market.stop()).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe(`start ${port} basic no-token\nstop\n`);
+  });
+});
+
+describe('certify --only', () => {
+  it('refuses a selection that names no check before starting anything (exit 2), never an empty PASS', async () => {
+    const log = file('', 'market.log');
+    const [marketPort, sandboxPort] = [await freePort(), await freePort()];
+    const run = await cli(
+      'certify',
+      '--market-url',
+      `http://127.0.0.1:${marketPort}`,
+      '--mode',
+      'basic',
+      '--sandbox-port',
+      String(sandboxPort),
+      '--only',
+      'webhook.',
+      'no.such.check',
+      '--start-command',
+      `node ${standIn(log)}`,
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--only no\.such\.check: no basic check has that ID or ID prefix/);
+    expect(run.stdout).not.toMatch(/PASSED/);
+    expect(readFileSync(log, 'utf8')).toBe('');
   });
 });

@@ -156,6 +156,12 @@ async function certify(flags: CertifyFlags, io: CliIO): Promise<void> {
     throw new Error(
       `--report ${flags.report}: use a .html (a page to open in a browser), .xml (JUnit), .json or .txt file`,
     );
+  // Before anything starts: a selection that names no check is a typo, never an empty PASS.
+  const unknown = (flags.only ?? []).filter((only) => checksFor(flags.mode, [only]).length === 0);
+  if (unknown.length > 0)
+    throw new Error(
+      `--only ${unknown.join(' ')}: no ${flags.mode} check has that ID or ID prefix (docs/conformance-matrix.md lists every check)`,
+    );
   const run = await startCertification({
     marketUrl: flags.marketUrl,
     mode: flags.mode,

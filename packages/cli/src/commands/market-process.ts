@@ -38,7 +38,7 @@ export function marketProcess(
     // Its own process group, so SIGTERM reaches the server and not only the shell around it. A
     // simple command replaces the shell (`exec`), so its own exit code is the one reported.
     const simple = /^[^;&|<>()$`\n]+$/.test(command);
-    const started = spawn(simple ? `exec ${command}` : command, {
+    const started = spawn(simple ? execForm(command) : command, {
       shell: true,
       detached: true,
       env: { ...process.env, ...env },
@@ -93,4 +93,16 @@ export function marketProcess(
       await start();
     },
   };
+}
+
+/** Leading `NAME=value` words of a shell command (`NEXT_MANUAL_SIG_HANDLE=true npx next start`). */
+const ASSIGNMENTS = /^(?:\s*[A-Za-z_][A-Za-z0-9_]*=[^\s'"\\]*\s+)*/;
+
+/**
+ * The command with `exec` where the shell accepts it: after its leading assignments, which
+ * `exec NAME=value cmd` would take for the command to run ("exec: NAME=value: not found").
+ */
+export function execForm(command: string): string {
+  const assignments = ASSIGNMENTS.exec(command)?.[0] ?? '';
+  return `${assignments}exec ${command.slice(assignments.length)}`;
 }
