@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('console certification, in Chromium', () => {
-  it('runs certify on the reference server, shows the checks arriving and PASS, and opens the report', async () => {
+  it('runs certify on the reference server, shows the checks arriving and PASS, opens the report; with its database stopped, FAIL with the exchanges', async () => {
     const context = await browser!.newContext();
     const problems: string[] = [];
     const outside: string[] = [];
@@ -77,8 +77,25 @@ describe('console certification, in Chromium', () => {
       await expect(report.locator('body').textContent()).resolves.toContain('restart.state-survives');
       await screenshot(report, 'console-certification-report');
 
+      // Break the server (its database goes away) and run again: the run fails, and its report
+      // shows the failing checks with their exchanges (the market's answers).
+      await target!.stopDatabase();
+      await page.bringToFront();
+      await page.locator('#run').click();
+      await page.locator('#verdict[data-verdict="FAIL"]').waitFor({ timeout: 300_000 });
+      const failed = page.locator('#runs tr[data-state="failed"]');
+      await eventually(() => failed.count()).toBe(1);
+      const [broken] = await Promise.all([context.waitForEvent('page'), failed.locator('a.report').click()]);
+      await broken.waitForLoadState();
+      await expect(broken.title()).resolves.toMatch(/^bnpl-kit certification: FAILED \(basic\)/);
+      const brokenText = (await broken.locator('body').textContent()) ?? '';
+      // An exchange of a failed check: the request the check sent and the market's 5xx answer.
+      expect(brokenText).toMatch(/POST \S+\/v1\/orders/);
+      expect(brokenText).toMatch(/\b50[0-9]\b/);
+      await screenshot(broken, 'console-certification-failed-report');
+
       expect(outside).toEqual([]);
-      expect(problems).toEqual([]);
+      expect(problems.filter((p) => !/status of 50\d/.test(p))).toEqual([]);
     } finally {
       await context.close();
     }

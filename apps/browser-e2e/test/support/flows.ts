@@ -8,6 +8,8 @@ export interface DemoTarget {
   serviceUrl: string;
   /** The server's warning and error log lines. */
   logs: string[];
+  /** Breaks the server as an outage would: its database goes away (the store is closed). */
+  stopDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 

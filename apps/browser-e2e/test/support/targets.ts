@@ -39,8 +39,9 @@ export async function startDemo(
       url: server.publicBaseUrl,
       serviceUrl: server.embedded.serviceUrl,
       logs,
+      stopDatabase: () => server.store.close(),
       async close() {
-        await server.close();
+        await server.close().catch(() => {});
         await rm(dataDir, { recursive: true, force: true });
       },
     };

@@ -1,0 +1,93 @@
+/**
+ * The Next.js example's README, followed as written by someone outside the repository: a project
+ * made by its `npm install` lines (the kit's packages from their packed tarballs, Next and React as
+ * npm installs them today), every file the README shows saved under the path its first line names,
+ * the `next.config.mjs` its prose gives, and its *Certify it* lines pasted (ports aside): `next
+ * build`, then a strict PASS in both modes, restart included (certify's --start-command runs
+ * `next start` and restarts it on its data directory).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type PackedWorkspace,
+  packWorkspace,
+  projectFromInstallLines,
+  REPO_ROOT,
+} from '../src/outside-project.js';
+import { npmInstall, readmeLines } from '../src/readme-commands.js';
+import { runReadmeLine, withFreePorts } from '../src/run-readme-line.js';
+
+const README = join(REPO_ROOT, 'apps/nextjs-example/README.md');
+const BUILD = '## Build and start';
+const CERTIFY = '## Certify it';
+const PACKED = ['packages/core', 'packages/store', 'packages/sandbox', 'packages/cli', 'contract-tests'];
+
+/** The README's files: each ```ts block whose first line is `// <path>` (the Pages Router pitfall's aside). */
+function readmeFiles(markdown: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [, body] of markdown.matchAll(/```ts\n([\s\S]*?)\n```/g)) {
+    const path = /^\/\/ (\S+\.tsx?)\n/.exec(body!)?.[1];
+    if (path !== undefined && !path.startsWith('pages/')) files.set(path, `${body}\n`);
+  }
+  return files;
+}
+
+/** The `next.config.mjs` the README's prose gives in one code span. */
+function readmeNextConfig(markdown: string): string {
+  const config = /`(export default \{[^`]*\};)`/.exec(markdown)?.[1];
+  if (config === undefined) throw new Error('The README gives no next.config.mjs');
+  return `${config}\n`;
+}
+
+const markdown = readFileSync(README, 'utf8');
+const tarballDir = mkdtempSync(join(tmpdir(), 'bnpl-kit-next-tarballs-'));
+let packed: PackedWorkspace;
+let project: string | undefined;
+
+beforeAll(() => {
+  packed = packWorkspace(PACKED, tarballDir);
+}, 900_000);
+
+afterAll(() => {
+  for (const dir of [tarballDir, project]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Next.js example README', () => {
+  it('shows every file of the app the route needs, and the config', () => {
+    expect([...readmeFiles(markdown).keys()].sort()).toEqual([
+      'app/bnpl/[...path]/route.ts',
+      'app/readyz/route.ts',
+      'instrumentation.ts',
+      'lib/market.ts',
+      'lib/process-wide.ts',
+      'lib/requests.ts',
+    ]);
+    expect(readmeNextConfig(markdown)).toMatch(/serverExternalPackages/);
+  });
+
+  it('followed as written outside the repository: builds and certifies strictly in both modes', { // Two npm installs, a next build and two full certify runs on a loaded machine.
+    timeout: 1_500_000,
+  }, async () => {
+    const lines = [...readmeLines(README, BUILD), ...readmeLines(README, CERTIFY)];
+    const installs = lines.map(npmInstall).filter((line) => line !== undefined);
+    project = await projectFromInstallLines(installs, packed);
+    for (const [path, code] of readmeFiles(markdown)) {
+      mkdirSync(dirname(join(project, path)), { recursive: true });
+      writeFileSync(join(project, path), code);
+    }
+    writeFileSync(join(project, 'next.config.mjs'), readmeNextConfig(markdown));
+    const steps = readmeLines(README, CERTIFY).filter((line) => npmInstall(line) === undefined);
+    expect(steps[0]).toBe('npx next build');
+    for (const line of steps) {
+      const run = await runReadmeLine(await withFreePorts(line), project);
+      const tail = `${run.line}\n--- stdout ---\n${run.stdout.slice(-6000)}\n--- stderr ---\n${run.stderr.slice(-6000)}`;
+      expect(run.status, tail).toBe(0);
+      if (!/bnpl-kit certify/.test(line)) continue;
+      expect(run.stdout, tail).toMatch(/^PASSED: \d+ checks, (\d+) passed, 0 failed, 0 skipped in /m);
+      expect(run.stderr, tail).toMatch(/ok {3}restart\.state-survives/);
+      expect(run.stderr, tail).not.toMatch(/did not exit cleanly/);
+    }
+  });
+});
