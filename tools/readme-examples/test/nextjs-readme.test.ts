@@ -67,7 +67,8 @@ describe('the Next.js example README', () => {
     expect(readmeNextConfig(markdown)).toMatch(/serverExternalPackages/);
   });
 
-  it('followed as written outside the repository: builds and certifies strictly in both modes', { // Two npm installs, a next build and two full certify runs on a loaded machine.
+  it('followed as written outside the repository: builds and certifies strictly in both modes', {
+    // Two npm installs, a next build and two full certify runs on a loaded machine.
     timeout: 1_500_000,
   }, async () => {
     const lines = [...readmeLines(README, BUILD), ...readmeLines(README, CERTIFY)];
