@@ -95,3 +95,38 @@ describe('reference server: idle connections and the connection cap', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
+
+describe('reference server at full size: the default MAX_CONNECTIONS (800)', () => {
+  let server: TestServer;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ mode: 'basic', framework: 'hono' });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await server.close();
+    await removeDir(server.dataDir);
+  });
+
+  it('1,200 slow clients (headers never finished) do not keep /healthz from a new client', async () => {
+    const { port, hostname } = new URL(server.url);
+    const opened: Promise<unknown>[] = [];
+    for (let i = 0; i < 1_200; i++) {
+      const socket = connect(Number(port), hostname);
+      sockets.push(socket);
+      socket.on('error', () => {});
+      opened.push(once(socket, 'connect').then(() => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n')));
+    }
+    await Promise.all(opened);
+    const client = connect(Number(port), hostname);
+    sockets.push(client);
+    const chunks: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = once(client, 'close');
+    await once(client, 'connect');
+    client.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await closed;
+    expect(Buffer.concat(chunks).toString()).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
