@@ -62,7 +62,7 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
   {
     rule: 'R-SVC-13',
     file: 'market.ts',
-    from: 'const upper = raw.toUpperCase();',
+    from: 'const upper = raw.replace(/[a-z]+/g, (letters) => letters.toUpperCase());',
     to: 'const upper = raw;',
     mode: 'basic',
     caughtBy: ['webhook.status-case-insensitive'],
