@@ -1,3 +1,5 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-export default shared;
+// The README tests install the kit from its packed packages: packed once, before every file.
+export default mergeConfig(shared, defineConfig({ test: { globalSetup: ['./test/pack-once.ts'] } }));

@@ -43,6 +43,14 @@ export interface PackedWorkspace {
 export function packWorkspace(packageDirs: string[], into: string): PackedWorkspace {
   const filters = packageDirs.flatMap((packageDir) => ['--filter', `./${packageDir}`]);
   run('npx', ['-y', 'pnpm@10', ...filters, 'pack', '--pack-destination', into], REPO_ROOT);
+  return packedIn(packageDirs, into);
+}
+
+/**
+ * The tarballs `packWorkspace` left in `dir` for these packages (test/pack-once.ts packs once for
+ * every test file: two pnpm packs of one package at once would write the same files).
+ */
+export function packedIn(packageDirs: string[], into: string): PackedWorkspace {
   const packages = packageDirs.map(workspacePackage);
   const files = readdirSync(into);
   const tarballs = new Map(

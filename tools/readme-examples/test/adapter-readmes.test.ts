@@ -10,10 +10,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type PackedWorkspace,
-  packWorkspace,
+  packedIn,
   projectFromInstallLines,
   REPO_ROOT,
 } from '../src/outside-project.js';
@@ -31,7 +31,6 @@ const PACKED = ['core', 'store', 'sandbox', 'cli', ...FRAMEWORKS]
   .map((p) => `packages/${p}`)
   .concat('contract-tests');
 
-const tarballDir = mkdtempSync(join(tmpdir(), 'bnpl-kit-tarballs-'));
 const projects: string[] = [];
 let packed: PackedWorkspace;
 
@@ -43,11 +42,11 @@ const certifyLinesOf = (readme: string) =>
   readmeLines(readme, CERTIFY).filter((line) => /^npx bnpl-kit certify /.test(line));
 
 beforeAll(() => {
-  packed = packWorkspace(PACKED, tarballDir);
-}, 900_000);
+  packed = packedIn(PACKED, inject('tarballDir'));
+});
 
 afterAll(() => {
-  for (const dir of [tarballDir, ...projects]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.each(FRAMEWORKS)('the @bnpl-kit/%s README', (framework) => {

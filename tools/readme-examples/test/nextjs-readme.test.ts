@@ -6,13 +6,12 @@
  * build`, then a strict PASS in both modes, restart included (certify's --start-command runs
  * `next start` and restarts it on its data directory).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type PackedWorkspace,
-  packWorkspace,
+  packedIn,
   projectFromInstallLines,
   REPO_ROOT,
 } from '../src/outside-project.js';
@@ -42,16 +41,15 @@ function readmeNextConfig(markdown: string): string {
 }
 
 const markdown = readFileSync(README, 'utf8');
-const tarballDir = mkdtempSync(join(tmpdir(), 'bnpl-kit-next-tarballs-'));
 let packed: PackedWorkspace;
 let project: string | undefined;
 
 beforeAll(() => {
-  packed = packWorkspace(PACKED, tarballDir);
-}, 900_000);
+  packed = packedIn(PACKED, inject('tarballDir'));
+});
 
 afterAll(() => {
-  for (const dir of [tarballDir, project]) if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [project]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the Next.js example README', () => {
