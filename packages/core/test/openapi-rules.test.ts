@@ -10,6 +10,8 @@ import { positiveAmountCodec } from '../src/models/money.js';
 import { HTTP_URL_PATTERN, httpUrl, STORABLE_TEXT_PATTERN, unstorableReason } from '../src/models/text.js';
 import { marketOpenApi } from '../src/openapi/market.js';
 import { RULES_BEYOND_SCHEMA } from '../src/openapi/rules.js';
+import { serviceOpenApi } from '../src/openapi/service.js';
+import { createOrderRequestCodec } from '../src/service/routes.js';
 
 const storable = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 const url = new RegExp(HTTP_URL_PATTERN, 'u');
@@ -65,6 +67,38 @@ describe('schema metadata agrees with the runtime checks', () => {
         value,
       ).toBe(codec);
     }
+  });
+
+  it('the service document says a total is > 0 too, from the same codec (a total of 0 had one refusal in a refine the document could not show)', () => {
+    const schemas = serviceOpenApi().components.schemas as Record<string, Schema>;
+    const total = schemas.CreateOrderRequest as {
+      properties: { total_amount: { properties: { value: { allOf: { pattern: string }[] } } } };
+    };
+    const patterns = total.properties.total_amount.properties.value.allOf.map(
+      (p) => new RegExp(p.pattern, 'u'),
+    );
+    expect(patterns.every((p) => p.test('0'))).toBe(false);
+    expect(patterns.every((p) => p.test('1500'))).toBe(true);
+    const zero = { value: '0', currency: 'VND' };
+    const line = {
+      name: 'x',
+      reference_id: 'l1',
+      image_url: 'https://a.example/x.png',
+      product_url: 'https://a.example/x',
+      quantity: 1,
+      measment_unit: 'EACH',
+      unit_price: zero,
+      subtotal: zero,
+    };
+    const refused = createOrderRequestCodec.schema.safeParse({
+      reference_id: 'r',
+      total_amount: zero,
+      order_lines: [line],
+    });
+    expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toContainEqual([
+      'total_amount.value',
+      'must be greater than 0',
+    ]);
   });
 
   it('offer filtering needs credify_id or local_id, and documents the conditions', () => {
