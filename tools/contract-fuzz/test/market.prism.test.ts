@@ -235,7 +235,7 @@ describe.each(['basic', 'data-sharing'] as const)('Prism in front of the %s refe
 });
 
 describe('Prism as a detector (control)', () => {
-  it('reports an answer that breaks the document it was given', async () => {
+  it('reports an answer that breaks the document it was given, and a request that does', async () => {
     const { server, dataDir } = await startServer('basic');
     const altered = structuredClone(documentNamed('market-basic.json')) as unknown as {
       components: { schemas: { OrderRecord: { required?: string[] } } };
@@ -254,6 +254,14 @@ describe('Prism as a detector (control)', () => {
       });
       expect(answer.prismType).toBe('VIOLATIONS');
       expect(JSON.stringify(answer.response)).toContain('member_the_server_never_sends');
+      // And a request the document refuses is reported on the request side, not forwarded.
+      const { reference_id: _left, ...incomplete } = orderRequest();
+      const refused = await through(proxy, 'POST', '/v1/orders', {
+        headers: { authorization: `Bearer ${server.marketApiToken.reveal()}` },
+        json: incomplete,
+      });
+      expect(refused.prismType).toBe('UNPROCESSABLE_ENTITY');
+      expect(JSON.stringify(refused.request)).toContain('reference_id');
     } finally {
       await proxy.close();
       await server.close();
