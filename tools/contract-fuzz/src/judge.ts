@@ -103,4 +103,12 @@ function judgeRules(
  * Listed rules whose refusal is not a 400 (docs/protocol.md): a reference reused with other content
  * (409), an order action in the wrong state (409), another user's ID (403), webhook signatures (401).
  */
-const NOT_A_400 = new Set(['R-EP-03', 'R-EP-06', 'R-EP-08', 'R-EP-13', 'R-WH-08', 'R-WH-09', 'R-WH-10']);
+export const NOT_A_400 = new Set([
+  'R-EP-03',
+  'R-EP-06',
+  'R-EP-08',
+  'R-EP-13',
+  'R-WH-08',
+  'R-WH-09',
+  'R-WH-10',
+]);
