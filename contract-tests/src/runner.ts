@@ -10,6 +10,7 @@ import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
 import { checkSeed, DEFAULT_SEED } from './support/generated.js';
+import { routeUrl } from './support/routes.js';
 import { hasCommitments, parseDemoUsers } from './support/users.js';
 import type {
   CheckContext,
@@ -105,14 +106,14 @@ function createCheckContext(
   let counter = 0;
   const users = async (): Promise<TestUser[]> => {
     if (options.users) return options.users;
-    const exchange = await http.send(url('/demo-user'));
+    const exchange = await http.send(routeUrl({ marketUrl, paths }, 'getDemoUser'));
     return exchange.status === 200 ? parseDemoUsers(exchange.json()) : [];
   };
   return {
     mode: options.mode,
     marketUrl,
     paths,
-    webhookUrl: options.webhookUrl ?? url(paths.webhook),
+    webhookUrl: options.webhookUrl ?? routeUrl({ marketUrl, paths }, 'receiveWebhook'),
     http,
     sandbox: options.sandbox,
     systemAuth:

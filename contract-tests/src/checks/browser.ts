@@ -5,11 +5,12 @@
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
 import { adviseUnservedCallback } from '../support/callback.js';
 import { createOrder, postOrder, sampleOrder } from '../support/orders.js';
+import { routeUrl } from '../support/routes.js';
 import { parseDemoUsers } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
 function redirectUrl(ctx: CheckContext, id: string): string {
-  return ctx.url(ctx.paths.bnplRedirect.replace(':id', encodeURIComponent(id)));
+  return routeUrl(ctx, 'bnplRedirect', { id });
 }
 
 export const browserChecks: ContractCheck[] = [
@@ -60,7 +61,7 @@ export const browserChecks: ContractCheck[] = [
     spec: 'WIRE §5',
     rules: ['R-EP-14'],
     async run(ctx) {
-      const exchange = await ctx.http.send(ctx.url('/demo-user'));
+      const exchange = await ctx.http.send(routeUrl(ctx, 'getDemoUser'));
       expectStatus(exchange, 200, 'with a demo user (the market under certification runs in sandbox mode)');
       const body = expectJsonObject(exchange, 'for the demo user');
       ensure(parseDemoUsers(body).length > 0, {
@@ -87,7 +88,7 @@ export const browserChecks: ContractCheck[] = [
         expected: 'a validation problem to list its field issues in "errors"',
         actual: JSON.stringify(problem).slice(0, 300),
       });
-      const unauthenticated = await ctx.http.send(ctx.url('/orders'), {
+      const unauthenticated = await ctx.http.send(routeUrl(ctx, 'createOrder'), {
         method: 'POST',
         json: sampleOrder(ctx.unique('ref')),
       });

@@ -5,12 +5,13 @@
  * with a service token, so the answer is the market's own.
  */
 import { ensure, expectJsonObject, isObject } from '../expect.js';
+import { routeUrl } from '../support/routes.js';
 import { bearer } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 async function filter(ctx: CheckContext, body: Record<string, unknown>) {
   const token = await ctx.sandbox.offerFilterToken();
-  const exchange = await ctx.http.send(ctx.url(ctx.paths.offerFilter), {
+  const exchange = await ctx.http.send(routeUrl(ctx, 'filterOffers'), {
     method: 'POST',
     json: body,
     headers: bearer(token),

@@ -9,6 +9,7 @@ import type { RouteFaultSpec } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { createOrder, postAction, postOrder, sampleOrder, statusPath } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
+import { routeUrl } from '../support/routes.js';
 import { signedInAtService } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -59,7 +60,7 @@ function createFailure(
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const exchange = await withFault(ctx, { operation: 'createOrder', ...fault }, () =>
-        ctx.http.send(ctx.url('/orders'), {
+        ctx.http.send(routeUrl(ctx, 'createOrder'), {
           method: 'POST',
           json: request,
           headers: { ...ctx.systemAuth },

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { positiveAmountCodec } from '../src/models/money.js';
 import { HTTP_URL_PATTERN, httpUrl, STORABLE_TEXT_PATTERN, unstorableReason } from '../src/models/text.js';
 import { marketOpenApi } from '../src/openapi/market.js';
-import { RULES_BEYOND_SCHEMA } from '../src/openapi/rules.js';
+import { PROTOCOL_WORDS, RULES_BEYOND_SCHEMA } from '../src/openapi/rules.js';
+import { serviceOpenApi } from '../src/openapi/service.js';
+import { createOrderRequestCodec } from '../src/service/routes.js';
 
 const storable = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 const url = new RegExp(HTTP_URL_PATTERN, 'u');
@@ -67,6 +69,38 @@ describe('schema metadata agrees with the runtime checks', () => {
     }
   });
 
+  it('the service document says a total is > 0 too, from the same codec (a total of 0 had one refusal in a refine the document could not show)', () => {
+    const schemas = serviceOpenApi().components.schemas as Record<string, Schema>;
+    const total = schemas.CreateOrderRequest as {
+      properties: { total_amount: { properties: { value: { allOf: { pattern: string }[] } } } };
+    };
+    const patterns = total.properties.total_amount.properties.value.allOf.map(
+      (p) => new RegExp(p.pattern, 'u'),
+    );
+    expect(patterns.every((p) => p.test('0'))).toBe(false);
+    expect(patterns.every((p) => p.test('1500'))).toBe(true);
+    const zero = { value: '0', currency: 'VND' };
+    const line = {
+      name: 'x',
+      reference_id: 'l1',
+      image_url: 'https://a.example/x.png',
+      product_url: 'https://a.example/x',
+      quantity: 1,
+      measment_unit: 'EACH',
+      unit_price: zero,
+      subtotal: zero,
+    };
+    const refused = createOrderRequestCodec.schema.safeParse({
+      reference_id: 'r',
+      total_amount: zero,
+      order_lines: [line],
+    });
+    expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toContainEqual([
+      'total_amount.value',
+      'must be greater than 0',
+    ]);
+  });
+
   it('offer filtering needs credify_id or local_id, and documents the conditions', () => {
     const request = schemasOf(1).FilterOffersRequest as { anyOf: { required: string[] }[] };
     expect(request.anyOf.map((a) => a.required)).toEqual([['credify_id'], ['local_id']]);
@@ -78,6 +112,32 @@ describe('schema metadata agrees with the runtime checks', () => {
   it('documents path ids with the router’s maximum length', () => {
     const get = documents[0]!.paths['/v1/orders/service/{id}']!.get!;
     expect(get.parameters?.[0]?.schema).toMatchObject({ maxLength: 255, pattern: STORABLE_TEXT_PATTERN });
+  });
+});
+
+/** The statement of docs/protocol.md that `[id]` closes: from the previous tag or paragraph, as plain text. */
+function statementOf(id: string): string {
+  const tag = protocol.indexOf(`[${id}]`);
+  const before = protocol.slice(0, tag);
+  const previousTag = [...before.matchAll(/\[R-[A-Z]+-\d{2}\]/g)].at(-1);
+  const start = Math.max(
+    previousTag ? previousTag.index + previousTag[0].length : 0,
+    before.lastIndexOf('\n\n'),
+  );
+  return plain(before.slice(start));
+}
+const plain = (text: string) => text.replace(/`|\*\*/g, '').replace(/\s+/g, ' ');
+
+describe('the rules beyond the schema restate docs/protocol.md', () => {
+  it('each restated rule quotes words of the protocol statement its ID closes', () => {
+    expect(Object.keys(PROTOCOL_WORDS).sort()).toEqual(Object.keys(RULES_BEYOND_SCHEMA).sort());
+    const missing = Object.entries(PROTOCOL_WORDS).filter(([id, words]) => !statementOf(id).includes(words));
+    expect(missing).toEqual([]);
+  });
+
+  it('finds a statement that changed (the tie is not vacuous)', () => {
+    expect(statementOf('R-LINE-05')).toContain('subtotal = quantity × unit_price');
+    expect(statementOf('R-LINE-05')).not.toContain('subtotal = quantity + unit_price');
   });
 });
 

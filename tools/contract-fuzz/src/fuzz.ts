@@ -45,8 +45,13 @@ async function answerOf(response: Response): Promise<Answer> {
 /** Counts of `kind/verdict → status`, per operation, for the printed summary. */
 export const tally: Record<string, Record<string, number>> = {};
 
+/** Per operation, how often a body valid by the document was refused for each listed rule. */
+export const refusedFor: Record<string, Record<string, number>> = {};
+
 export function summary(): string {
   const lines = [`contract-fuzz: seed ${SEED}, ${RUNS} runs per operation`];
+  for (const [name, counts] of Object.entries(refusedFor))
+    lines.push(`  ${name}, valid by the document, refused for: ${JSON.stringify(counts)}`);
   for (const [name, counts] of Object.entries(tally)) {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     lines.push(`  ${name} (${total}): ${JSON.stringify(counts)}`);
@@ -66,6 +71,8 @@ export function fuzzer(document: FuzzDocument) {
   return async (label: string, op: Operation, target: Target): Promise<void> => {
     const counts: Record<string, number> = {};
     tally[`${label} ${op.operation.operationId}`] = counts;
+    const rules: Record<string, number> = {};
+    refusedFor[`${label} ${op.operation.operationId}`] = rules;
     const schemes = (op.operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
     const credential = schemes.map((scheme) => target.credentials[scheme]).find((c) => c !== undefined);
     await fc.assert(
@@ -80,7 +87,7 @@ export function fuzzer(document: FuzzDocument) {
         const answer = await answerOf(response);
         const key = `${request.kind}/${verdict} → ${answer.status}`;
         counts[key] = (counts[key] ?? 0) + 1;
-        const failure = judge.judge(op, verdict, answer);
+        const failure = judge.judge(op, request, verdict, answer, rules);
         if (failure !== undefined)
           throw new Error(
             `${op.method} ${request.path} (${request.kind}): ${failure}\n${JSON.stringify(answer.body).slice(0, 400)}`,

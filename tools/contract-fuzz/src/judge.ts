@@ -1,12 +1,14 @@
 /**
  * What an answer must be, from the document alone: a documented status; for a problem, a `code`
  * that status lists; a body that matches the documented schema; never a success for a body the
- * document makes invalid; and a 400 for a body the document accepts only when the operation lists
- * a rule beyond the schema (`x-bnpl-rules`).
+ * document makes invalid; for a body the document accepts, a 400 only when it breaks one of the
+ * cross-field rules the operation lists (`x-bnpl-rules`, judged by cross-field.ts), and never a
+ * success when it breaks one.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Schema } from './arbitrary.js';
+import { rulesBrokenBy } from './cross-field.js';
 import type { GeneratedRequest, Operation, Verdict } from './requests.js';
 
 export interface Answer {
@@ -48,7 +50,13 @@ export class Judge {
   }
 
   /** Why the answer breaks the document, or undefined. */
-  judge(op: Operation, verdict: Verdict, answer: Answer): string | undefined {
+  judge(
+    op: Operation,
+    request: GeneratedRequest,
+    verdict: Verdict,
+    answer: Answer,
+    refusedFor: Record<string, number> = {},
+  ): string | undefined {
     const documented = op.operation.responses[String(answer.status)] ?? op.operation.responses.default;
     if (!documented) return `status ${answer.status} is not documented`;
     if (answer.status < 400 && verdict === 'invalid')
@@ -61,11 +69,46 @@ export class Judge {
       if (!validate(answer.body))
         return `the ${answer.status} body does not match its schema: ${this.ajv.errorsText(validate.errors)}`;
     }
-    if (answer.status === 400 && verdict === 'valid') {
-      const code = (answer.body as { code?: string } | null)?.code;
-      if (code === 'validation_failed' && (op.operation['x-bnpl-rules'] ?? []).length === 0)
-        return 'a body valid by the document was refused with validation_failed, and the operation lists no rule beyond its schema';
-    }
+    if (verdict === 'valid' && request.kind === 'valid') return judgeRules(op, request, answer, refusedFor);
     return undefined;
   }
 }
+
+/**
+ * A body valid by the document, sent as generated: a 400 must be explained by a listed rule it
+ * breaks, and a success means it broke none. Rules refused with another status (409, 403, 401)
+ * explain no 400.
+ */
+function judgeRules(
+  op: Operation,
+  request: GeneratedRequest,
+  answer: Answer,
+  refusedFor: Record<string, number>,
+): string | undefined {
+  const listed = (op.operation['x-bnpl-rules'] ?? [])
+    .map((rule) => rule.id)
+    .filter((id) => !NOT_A_400.has(id));
+  const { broken, notJudged } = rulesBrokenBy(listed, { value: request.value, params: request.params });
+  if (answer.status < 300 && broken.length > 0)
+    return `a body valid by the document that breaks ${broken.join(', ')} was accepted (${answer.status})`;
+  if (answer.status !== 400) return undefined;
+  const explanation = broken.length > 0 ? broken : notJudged.length > 0 ? ['not judged'] : [];
+  if (explanation.length === 0)
+    return `a body valid by the document was refused with 400, and it breaks none of the listed rules (${listed.join(', ') || 'none listed'})`;
+  for (const id of explanation) refusedFor[id] = (refusedFor[id] ?? 0) + 1;
+  return undefined;
+}
+
+/**
+ * Listed rules whose refusal is not a 400 (docs/protocol.md): a reference reused with other content
+ * (409), an order action in the wrong state (409), another user's ID (403), webhook signatures (401).
+ */
+export const NOT_A_400 = new Set([
+  'R-EP-03',
+  'R-EP-06',
+  'R-EP-08',
+  'R-EP-13',
+  'R-WH-08',
+  'R-WH-09',
+  'R-WH-10',
+]);

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { arbitraryOf, type Resolver, type Schema } from './arbitrary.js';
+import { balanced } from './cross-field.js';
 
 export interface Operation {
   method: string;
@@ -35,6 +36,8 @@ export interface GeneratedRequest {
   verdict: Verdict;
   /** The JSON value before mutation, for ajv. */
   value?: unknown;
+  /** The path parameters, for the cross-field rules (cross-field.ts). */
+  params: Record<string, unknown>;
 }
 
 const encoder = new TextEncoder();
@@ -118,13 +121,21 @@ export function requestsOf(op: Operation, resolver: Resolver): fc.Arbitrary<Gene
     Object.fromEntries(pathParams.map((p) => [p.name, arbitraryOf(p.schema, resolver)])),
   ) as fc.Arbitrary<Record<string, unknown>>;
   const media = op.operation.requestBody?.content['application/json'];
-  const body = media ? arbitraryOf(media.schema, resolver) : fc.constant(undefined);
+  // Three bodies in four satisfy the sum rules, so valid orders are created and the success path
+  // is judged too; the rest show that a body breaking them is refused for a listed rule.
+  const listed = new Set((op.operation['x-bnpl-rules'] ?? []).map((rule) => rule.id));
+  const balances = listed.has('R-ORDER-01') || listed.has('R-LINE-05');
+  const body = media
+    ? fc
+        .tuple(arbitraryOf(media.schema, resolver), fc.noBias(fc.nat(3)))
+        .map(([value, draw]) => (balances && draw > 0 ? balanced(value) : value))
+    : fc.constant(undefined);
   const mutation = fc.option(fc.constantFrom(...MUTATIONS), { freq: 2 });
   return fc.tuple(params, body, mutation).map(([values, value, mutate]) => {
     const path = pathWith(op.path, values);
     const headers: Record<string, string> = {};
     if (value === undefined && !mutate)
-      return { kind: 'no-body', path, headers, verdict: 'valid' as Verdict };
+      return { kind: 'no-body', path, headers, verdict: 'valid' as Verdict, params: values };
     const json = JSON.stringify(value ?? {});
     if (!mutate) {
       headers['content-type'] = 'application/json';
@@ -135,6 +146,7 @@ export function requestsOf(op: Operation, resolver: Resolver): fc.Arbitrary<Gene
         body: bodyOf(encoder.encode(json)),
         verdict: 'unknown' as Verdict,
         value,
+        params: values,
       };
     }
     const mutated = mutate(json, value ?? {});
@@ -147,6 +159,7 @@ export function requestsOf(op: Operation, resolver: Resolver): fc.Arbitrary<Gene
       headers,
       body: bodyOf(mutated.bytes),
       verdict,
+      params: values,
       value:
         mutated.kind === 'wrong-type' || mutated.kind === 'missing-member'
           ? JSON.parse(new TextDecoder().decode(mutated.bytes))

@@ -12,7 +12,7 @@ import { configFromEnv, createTestMarket, swappableMarket } from '@bnpl-kit/cont
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { createNodeListener } from '@bnpl-kit/core/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentNamed, fuzzer, operationsOf, summary, type Target } from '../src/fuzz.js';
+import { documentNamed, fuzzer, operationsOf, summary, type Target, tally } from '../src/fuzz.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -65,4 +65,9 @@ describe.each(['basic', 'data-sharing'] as const)('market-%s.json from the outsi
     '%s: every answer is documented',
     (_name, op) => fuzz(mode, op, target),
   );
+
+  it('creates orders from the valid bodies (the success path is judged too)', () => {
+    const created = tally[`${mode} createOrder`]?.['valid/valid → 201'] ?? 0;
+    expect(created).toBeGreaterThan(0);
+  });
 });

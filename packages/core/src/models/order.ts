@@ -30,7 +30,9 @@ export const orderCreateRequestCodec = wireObject({
 /**
  * The order totals rule (WIRE §1), one home for the market's endpoint and the service's (the
  * sandbox validates with it): every amount in the total's currency, unit prices included
- * [R-ORDER-02]; a total greater than 0; the total equal to the sum of the line subtotals [R-ORDER-01].
+ * [R-ORDER-02]; the total equal to the sum of the line subtotals [R-ORDER-01]. A total greater
+ * than 0 is not checked here: both codecs read the total with `positiveAmountCodec`, whose pattern
+ * is what the documents say.
  */
 export function checkOrderTotals(
   order: { totalAmount: Amount; orderLines: readonly { unitPrice: Amount; subtotal: Amount }[] },
@@ -48,11 +50,6 @@ export function checkOrderTotals(
       });
     }
   });
-  // Nothing to pay is not an order the service can finance: refused here, not at the service.
-  if (toBigInt(order.totalAmount) === 0n) {
-    ctx.addIssue({ code: 'custom', path: ['total_amount', 'value'], message: 'must be greater than 0' });
-    return;
-  }
   const sum = sumSubtotals(order.orderLines);
   if (consistent && sum !== toBigInt(order.totalAmount)) {
     ctx.addIssue({

@@ -75,9 +75,9 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
   'internal',
 ];
 
-/** The route's rules that JSON Schema cannot say, for `x-bnpl-rules` and the description. */
-function rulesBeyondSchema(definition: MarketRouteDefinition): { id: string; rule: string }[] {
-  return (definition.rules ?? []).flatMap((id) => {
+/** A route's rules that JSON Schema cannot say, for `x-bnpl-rules` and the description. */
+export function rulesBeyondSchema(ids: readonly string[] | undefined): { id: string; rule: string }[] {
+  return (ids ?? []).flatMap((id) => {
     const rule = RULES_BEYOND_SCHEMA[id];
     return rule === undefined ? [] : [{ id, rule }];
   });
@@ -214,7 +214,7 @@ function operation(
   const parameters = Object.entries(definition.params ?? {}).map(([param, spec]) =>
     pathParam(set, param, spec),
   );
-  const rules = rulesBeyondSchema(definition);
+  const rules = rulesBeyondSchema(definition.rules);
   const description = describe(definition, rules);
   if (definition.auth === 'webhook-signature') parameters.push(...signatureParameters());
   const op: OperationObject = {

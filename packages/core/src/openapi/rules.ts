@@ -26,3 +26,29 @@ export const RULES_BEYOND_SCHEMA: Readonly<Record<string, string>> = {
   'R-WH-09': 'X-Event-Timestamp is within the tolerance of the receiver’s clock',
   'R-WH-10': 'the signature verifies with the service’s public key',
 };
+
+/**
+ * The words of docs/protocol.md each restatement above stands for: the statement its rule ID closes
+ * holds them (backticks and emphasis aside). The restatements are worded for a client reading one
+ * operation; these quotes tie them to the source, so test/openapi-rules.test.ts fails when the
+ * protocol's statement changes and the restatement must be read again.
+ */
+export const PROTOCOL_WORDS: Readonly<Record<keyof typeof RULES_BEYOND_SCHEMA, string>> = {
+  'R-ORDER-01': 'total_amount equals the sum of the line subtotals',
+  'R-ORDER-02': 'every amount of an order (total, unit prices, subtotals) has the same currency',
+  'R-LINE-05': 'subtotal = quantity × unit_price',
+  'R-LINE-06': 'image_url and product_url are absolute http(s) URLs',
+  'R-LINE-07': 'no text member or path parameter holds NUL, a control character or a lone surrogate',
+  'R-EP-03': 'with different content → 409',
+  'R-EP-06': '409 unless APPROVED',
+  'R-EP-08': '409 unless APPROVED or DISBURSING',
+  'R-EP-10': 'url absolute http(s)',
+  'R-EP-13': "id must be the authenticated user's own (403 otherwise)",
+  'R-CLAIM-09': 'neither is the text of a missing value ("undefined", "null": 400)',
+  'R-OFFER-07': 'a range with one bound is malformed',
+  'R-OFFER-10':
+    'A malformed condition (unknown kind, no claim, one or no range bound, an AND whose subconditions is absent, null or []) is a 400',
+  'R-WH-08': 'the four headers present and well formed, algorithm EdDSA',
+  'R-WH-09': "timestamp within ±300 s of the receiver's clock",
+  'R-WH-10': 'Ed25519 verification with a key from configuration',
+};

@@ -11,7 +11,7 @@ import {
   SERVICE_ROUTES,
   type ServiceOperation,
 } from '../service/routes.js';
-import { openApiInfo, openApiPath } from './market.js';
+import { openApiInfo, openApiPath, rulesBeyondSchema } from './market.js';
 import { problemResponses } from './problem.js';
 import { SchemaSet } from './schemas.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItem } from './types.js';
@@ -72,6 +72,7 @@ export function serviceOpenApi(options: ServiceOpenApiOptions = {}): OpenApiDocu
       });
     }
     const data: JsonSchema = set.ref(`${name}Data`, definition.response.schema);
+    const rules = rulesBeyondSchema(definition.rules);
     const op: OperationObject = {
       operationId: operation,
       summary: SUMMARIES[operation],
@@ -102,6 +103,10 @@ export function serviceOpenApi(options: ServiceOpenApiOptions = {}): OpenApiDocu
         ...problemResponses(set, ['payload_too_large']),
         default: { description: 'Failure envelope', content: { 'application/json': { schema: failure } } },
       },
+      ...(rules.length > 0 && {
+        description: `Refused (400) beyond the schema unless: ${rules.map(({ id, rule }) => `${rule} [${id}]`).join('; ')}.`,
+        'x-bnpl-rules': rules,
+      }),
     };
     const path = openApiPath(definition.path);
     paths[path] = { ...paths[path], [definition.method.toLowerCase()]: op };

@@ -8,7 +8,7 @@
  * sandbox decodes requests and encodes responses.
  */
 import { z } from 'zod';
-import { amountCodec } from '../models/money.js';
+import { amountCodec, positiveAmountCodec } from '../models/money.js';
 import { checkOrderTotals, disburseRequestCodec, newOrderLinesField } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';
 import { serviceOrderStatusSchema } from '../models/status.js';
@@ -42,7 +42,7 @@ export const serviceOrderCodec = wireObject({
 
 const createOrderBaseCodec = wireObject({
   referenceId: field('reference_id', text255),
-  totalAmount: nested('total_amount', amountCodec),
+  totalAmount: nested('total_amount', positiveAmountCodec),
   orderLines: newOrderLinesField,
   paymentRecipient: optionalNested('payment_recipient', paymentRecipientCodec),
 });
@@ -122,6 +122,8 @@ export interface RouteDefinition<
   readonly query?: readonly string[];
   /** What a 404 means on this route. */
   readonly notFound?: 'order_not_found' | 'user_not_found' | 'not_found';
+  /** Rule IDs (docs/protocol.md) the request codec enforces beyond its JSON Schema (`x-bnpl-rules`). */
+  readonly rules?: readonly string[];
 }
 
 function route<Req extends WireCodec<z.ZodType>, Res extends WireCodec<z.ZodType>>(
@@ -148,6 +150,8 @@ export const SERVICE_ROUTES = {
     response: serviceOrderCodec,
     idempotent: false,
     auth: 'bearer',
+    // The market endpoint's order codec and totals rule (`checkOrderTotals`), so its rules too.
+    rules: ['R-ORDER-01', 'R-ORDER-02', 'R-LINE-05', 'R-LINE-06', 'R-LINE-07'],
   }),
   getOrder: route({
     method: 'GET',
