@@ -6,6 +6,8 @@
  * trips to PostgreSQL per order, bytes allocated per order (the sampling heap profiler, counting
  * what GC collected too) and its top allocating functions; with BENCH_PROF_OUT a `.cpuprofile`
  * of the measured loop and its top self-time shares instead; with BENCH_HEAP_OUT the heap profile.
+ * Also the CPU the sandbox service spent per order (Linux); BENCH_PROFILER=none runs neither
+ * profiler, for CPU per order without their overhead.
  *
  *   tsx --conditions=source profile-orders.ts <kit|baseline> [n] [concurrency]
  */
@@ -27,6 +29,7 @@ import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import { openStore } from '@bnpl-kit/store';
 import pg from 'pg';
 import { type SampledHeap, topAllocations, topSelfTime } from './cpu-profile.js';
+import { processCpuMicros } from './http-child.js';
 
 const [variant = 'kit', n = '1500', concurrency = '8'] = process.argv.slice(2);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -134,7 +137,11 @@ roundTrips = 0;
 const session = new Session();
 session.connect();
 const profileOut = process.env.BENCH_PROF_OUT;
-if (profileOut) {
+// BENCH_PROFILER=none: neither profiler runs, so the CPU per order carries none of their overhead.
+const plain = process.env.BENCH_PROFILER === 'none';
+if (plain) {
+  // Nothing to start.
+} else if (profileOut) {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
@@ -147,16 +154,26 @@ if (profileOut) {
   });
 }
 const cpuBefore = process.cpuUsage();
+const serviceCpuBefore = processCpuMicros(serviceProcess.pid!);
 await run(warm, total);
 const cpu = process.cpuUsage(cpuBefore);
+const serviceCpuAfter = processCpuMicros(serviceProcess.pid!);
 const measured = total - warm;
 const summary: Record<string, unknown> = {
   variant,
   orders: measured,
   roundTripsPerOrder: roundTrips / measured,
   cpuMicrosPerOrder: Math.round((cpu.user + cpu.system) / measured),
+  // What the order costs the service behind (10 ms ticks): the kit and the baseline send it the
+  // same request, so a difference here is in how the request is sent.
+  serviceCpuMicrosPerOrder:
+    serviceCpuBefore === undefined || serviceCpuAfter === undefined
+      ? 'n/a'
+      : Math.round((serviceCpuAfter - serviceCpuBefore) / measured),
 };
-if (profileOut) {
+if (plain) {
+  console.log(JSON.stringify(summary));
+} else if (profileOut) {
   const { profile } = (await session.post('Profiler.stop')) as { profile: Parameters<typeof topSelfTime>[0] };
   writeFileSync(profileOut, JSON.stringify(profile));
   console.log(JSON.stringify(summary));

@@ -27,6 +27,18 @@ describe.each(backends)('orders and webhook events on $name', (backend) => {
     ]);
   });
 
+  it('returns its own copy of the inserted order lines, equal to what a read gives', async () => {
+    const order = newOrder();
+    const { order: stored } = await suite.store.insertOrder(order);
+    // The insert no longer reads the lines back from the database; the caller must still not
+    // share them with the answer.
+    expect(stored.orderLines).not.toBe(order.orderLines);
+    const sent = structuredClone(order.orderLines);
+    order.orderLines[0]!.name = 'changed after the insert';
+    expect(stored.orderLines).toEqual(sent);
+    expect(await suite.store.findOrderById(order.id)).toEqual(stored);
+  });
+
   it('inserts a reference ID once and returns the existing order after that', async () => {
     const first = newOrder();
     await suite.store.insertOrder(first);

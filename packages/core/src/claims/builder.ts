@@ -2,7 +2,7 @@
  * Builds the claim object of one user (the `fetchUserClaimObject` hook's job, WIRE §7), so every
  * market gets the naming, the scope filter and the commitment entries right without re-deriving them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BASIC_PROFILE_KEYS, type BasicProfileKey } from '../models/config.js';
 import { parseWire } from '../models/wire.js';
 import { generateCommitment } from './commitment.js';

@@ -3,7 +3,7 @@
  * pushed to the service so a provider can later prove the claims it received came from the market.
  */
 import type { ProtectedHeaderParameters } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { KitError } from '../errors.js';
 import { parseWire } from '../models/wire.js';
 import { parseSigningKey } from '../signature/keys.js';

@@ -3,7 +3,7 @@
  * `{ [scopeName]: { [claimKey]: value, [commitmentKey]?: commitment } }`.
  * Values are arbitrary JSON because custom scopes are whatever the market registered in the dashboard.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BasicProfileKey } from '../models/config.js';
 
 export const claimValueSchema = z.json();

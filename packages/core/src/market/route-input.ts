@@ -4,7 +4,7 @@
  * decoder, then the entry's schema). The handler receives the result typed by its entry, and never
  * authenticates or decodes by itself.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { KitError } from '../errors.js';
 import type { WebhookEvent } from '../models/events.js';
 import { parseWire } from '../models/wire.js';

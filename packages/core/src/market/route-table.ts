@@ -7,7 +7,7 @@
  * and the README's endpoint table are derived from it too; tests fail when one of them has a route
  * the table does not.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { IntegrationMode } from '../models/config.js';
 import {

@@ -3,7 +3,7 @@
  * once, by variable name, so a developer fixes their `.env` in one pass. Secrets are wrapped in
  * `Secret` and so never show up in a log line or a printout.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldIssue, KitError } from '../errors.js';
 import { Secret } from './secret.js';
 import { issuesOf } from './wire.js';

@@ -4,7 +4,7 @@
  * and an order status outside the six makes the event "unknown" (acknowledged, recorded, handed to
  * `onUnknownEvent`) rather than a 400 the service would retry forever.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KitError } from '../errors.js';
 import { parseJsonBytes } from '../util/strict-json.js';
 import { knownOrderStatus, type OrderStatus, orderStatusSchema } from './status.js';

@@ -2,7 +2,7 @@
  * Money per WIRE §1. VND has no minor unit, so an amount is a string of ASCII digits and every
  * piece of arithmetic is BigInt: floating point would silently lose đồng above 2^53.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KitError } from '../errors.js';
 import { field, wireObject } from './wire.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountCodec, toBigInt } from './money.js';
 import { httpUrl, safeText } from './text.js';
 import { field, nested, wireObject } from './wire.js';

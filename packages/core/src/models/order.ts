@@ -1,5 +1,5 @@
 /** Orders: the create request the market receives, the record it answers with, and service orders. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Amount, amountCodec, positiveAmountCodec, toBigInt } from './money.js';
 import { orderLineCodec, orderLineSchema } from './order-line.js';
 import { orderStatusSchema } from './status.js';

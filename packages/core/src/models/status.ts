@@ -3,7 +3,7 @@
  *   PENDING → APPROVED | CANCELED;  APPROVED → DISBURSING | CANCELING | CANCELED;
  *   DISBURSING → PAID;  CANCELING → CANCELED;  PAID and CANCELED are final.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KitError } from '../errors.js';
 
 export const ORDER_STATUSES = ['PENDING', 'APPROVED', 'DISBURSING', 'CANCELING', 'PAID', 'CANCELED'] as const;

@@ -11,7 +11,7 @@
  * - Control characters (C0, DEL, C1): never part of an identifier or a product name; a CRLF would
  *   split a header or a log line.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Longest URL accepted in a body field (`image_url`, `product_url`, invoice `url`). */
 export const MAX_URL_LENGTH = 2048;

@@ -5,7 +5,7 @@
  * the encoder back to wire JSON. No generic "camelize everything" pass: a field's wire name is
  * whatever the table says (`measment_unit`, `totalAmount`, `credify_id`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldIssue, KitError } from '../errors.js';
 
 interface Encoder {

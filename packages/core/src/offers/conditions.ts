@@ -21,7 +21,7 @@
  * the scope of the claim object that holds the key. Numbers and decimal strings compare as numbers.
  * Unknown members are ignored (the prior art sends `provider_id` and friends).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareNumeric, isNumeric } from './compare.js';
 
 const LEAF_CONDITION_KINDS = [

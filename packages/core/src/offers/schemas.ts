@@ -2,7 +2,7 @@
  * The offer filtering endpoint's wire shapes (WIRE §7). Offers are loose objects because the service
  * sends campaign details we must echo back untouched.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { levelConditionSchema } from './conditions.js';
 
 /** Trimmed, then at least one character: the documents say "holds something besides white space". */

@@ -6,7 +6,7 @@
  * R-ERR-14) lets a market not built on the kit leave both out, and certify judges such markets
  * against these documents. Extra members are allowed.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_STATUS, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../errors.js';
 import type { SchemaSet } from './schemas.js';
 import type { JsonSchema, ResponseObject } from './types.js';

@@ -4,7 +4,7 @@
  * the camelCase model). Recursive schemas (`z.json()`) come out with `$defs`; they are hoisted into
  * `components.schemas` so every `$ref` resolves inside the OpenAPI document.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { conditionSchema, levelConditionSchema } from '../offers/conditions.js';
 import type { JsonSchema } from './types.js';
 

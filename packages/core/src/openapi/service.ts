@@ -2,7 +2,7 @@
  * The service API (WIRE §6) as the sandbox serves it, from the route table the client and the
  * sandbox share: each operation's request codec and the codec of the envelope's `data`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   API_KEY_HEADER,
   envelopeErrorSchema,

@@ -7,7 +7,7 @@
  * the camelCase model, `encode` goes back. The client encodes requests and decodes responses; the
  * sandbox decodes requests and encodes responses.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountCodec, positiveAmountCodec } from '../models/money.js';
 import { checkOrderTotals, disburseRequestCodec, newOrderLinesField } from '../models/order.js';
 import { orderLineCodec, orderLineSchema } from '../models/order-line.js';

@@ -4,7 +4,7 @@
  * header-safe), and the exchange retried by the policy when the operation is idempotent. What
  * comes back is the route's response codec's output.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { KitError } from '../errors.js';
 import { issuesOf } from '../models/wire.js';
 import { headerSafe } from './idempotency.js';

@@ -118,13 +118,18 @@ interface AppliedRow {
 /** An order row as `row_to_json` writes it: timestamps as ISO 8601 text with their offset. */
 type OrderJson = Omit<OrderRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
+/** An order from its row as one JSON text column (`row_to_json(…)::text`). */
+function orderFromJson(json: string): StoredOrder {
+  const row = JSON.parse(json) as OrderJson;
+  return toOrder({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
+}
+
 /** The order as it is after the event, from the statement's JSON, built on first read. */
 function lazyOrder(json: string, moved: { to: OrderStatus; at: Date } | undefined): () => StoredOrder {
   let order: StoredOrder | undefined;
   return () => {
     if (order !== undefined) return order;
-    const row = JSON.parse(json) as OrderJson;
-    order = toOrder({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
+    order = orderFromJson(json);
     if (moved !== undefined) {
       order.status = moved.to;
       order.updatedAt = moved.at;
@@ -174,45 +179,64 @@ const FIND_ORDER_BY_ID = prepared(
   'bnpl_find_order_by_id',
   `SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE id = $1`,
 );
+/*
+ * The lookup every order creation makes, which almost always finds nothing: one JSON text column
+ * rather than nine typed ones, because the driver reads the statement's field description (and
+ * sets up a parser per column) on every execution, rows or none (bench/profile-orders.ts).
+ */
 const FIND_ORDER_BY_REFERENCE = prepared(
   'bnpl_find_order_by_reference',
-  `SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE reference_id = $1`,
+  `SELECT row_to_json(o)::text AS order_json
+     FROM (SELECT ${ORDER_COLUMNS} FROM bnpl_orders WHERE reference_id = $1) o`,
 );
+/*
+ * Returns only what the database decides (the timestamps, and the total as `numeric` stores it):
+ * the rest is what was just sent, so reading the order lines' JSON back would decode again what
+ * this process encoded a moment ago.
+ */
 const INSERT_ORDER = prepared(
   'bnpl_insert_order',
   `WITH inserted AS (
      INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
      VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, $7)
      ON CONFLICT (reference_id) DO NOTHING
-     RETURNING ${ORDER_COLUMNS}
+     RETURNING id, status, total_value::text AS total_value, created_at, updated_at
    ), history AS (
      INSERT INTO bnpl_order_status_history (order_id, from_status, to_status, source)
      SELECT id, NULL, status, 'create' FROM inserted
    )
-   SELECT * FROM inserted`,
+   SELECT total_value, created_at, updated_at FROM inserted`,
 );
+
+type InsertedRow = Pick<OrderRow, 'total_value' | 'created_at' | 'updated_at'>;
 
 async function findOne(q: Queryable, sql: string, value: string): Promise<StoredOrder | undefined> {
   const { rows } = await q.query<OrderRow>(sql, [value]);
   return rows[0] === undefined ? undefined : toOrder(rows[0]);
 }
 
+async function findByReference(q: Queryable, referenceId: string): Promise<StoredOrder | undefined> {
+  const { rows } = await q.query<{ order_json: string }>(FIND_ORDER_BY_REFERENCE, [referenceId]);
+  return rows[0] === undefined ? undefined : orderFromJson(rows[0].order_json);
+}
+
 export function orderReads(q: Queryable): OrderReads {
   return {
     findOrderById: (id) => findOne(q, FIND_ORDER_BY_ID, id),
-    findOrderByReferenceId: (referenceId) => findOne(q, FIND_ORDER_BY_REFERENCE, referenceId),
+    findOrderByReferenceId: (referenceId) => findByReference(q, referenceId),
 
     async insertOrder(order) {
-      let inserted: OrderRow | undefined;
+      let inserted: InsertedRow | undefined;
+      const orderLines = JSON.stringify(order.orderLines);
       try {
         // One statement, so the order and its first history row exist together or not at all even
         // outside a transaction.
-        const { rows } = await q.query<OrderRow>(INSERT_ORDER, [
+        const { rows } = await q.query<InsertedRow>(INSERT_ORDER, [
           order.id,
           order.referenceId,
           order.totalAmount.value,
           order.totalAmount.currency,
-          JSON.stringify(order.orderLines),
+          orderLines,
           order.status,
           order.requestFingerprint,
         ]);
@@ -226,9 +250,22 @@ export function orderReads(q: Queryable): OrderReads {
         }
         throw err;
       }
-      if (inserted !== undefined) return { order: toOrder(inserted), created: true };
+      if (inserted !== undefined) {
+        const stored: StoredOrder = {
+          id: order.id,
+          referenceId: order.referenceId,
+          totalAmount: { value: inserted.total_value, currency: order.totalAmount.currency },
+          // A copy of what was stored, as a read gives (the caller keeps its own object).
+          orderLines: JSON.parse(orderLines) as StoredOrder['orderLines'],
+          status: order.status,
+          requestFingerprint: order.requestFingerprint,
+          createdAt: inserted.created_at,
+          updatedAt: inserted.updated_at,
+        };
+        return { order: stored, created: true };
+      }
       // READ COMMITTED: this new statement sees the row of the transaction that won the conflict.
-      const existing = await findOne(q, FIND_ORDER_BY_REFERENCE, order.referenceId);
+      const existing = await findByReference(q, order.referenceId);
       if (existing === undefined) {
         throw new KitError('internal', 'Order reference conflicted but the existing order is not visible');
       }
