@@ -3,6 +3,7 @@ import type { IntegrationMode } from '@bnpl-kit/core';
 import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
 import { concurrencyChecks } from './concurrency.js';
+import { disburseInvoiceChecks } from './disburse-invoice.js';
 import { domainSyntaxChecks } from './domain-syntax.js';
 import { domainValueChecks } from './domain-values.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
@@ -47,6 +48,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...offerConditionChecks,
   ...offerDecisionChecks,
   ...idempotencyKeyChecks,
+  ...disburseInvoiceChecks,
   ...serviceFailureChecks,
   ...requestLimitChecks,
   ...browserChecks,
@@ -67,6 +69,7 @@ export function checksFor(mode: IntegrationMode, only?: readonly string[]): Cont
 export {
   browserChecks,
   concurrencyChecks,
+  disburseInvoiceChecks,
   domainSyntaxChecks,
   domainValueChecks,
   idempotencyKeyChecks,
