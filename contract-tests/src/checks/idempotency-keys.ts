@@ -8,9 +8,9 @@ import { ensure, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
+import { untilElapsed } from '../support/clock.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
-import { untilElapsed } from '../support/clock.js';
 import { signedInAtService } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
