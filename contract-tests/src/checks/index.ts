@@ -6,6 +6,7 @@ import { concurrencyChecks } from './concurrency.js';
 import { disburseInvoiceChecks } from './disburse-invoice.js';
 import { domainSyntaxChecks } from './domain-syntax.js';
 import { domainValueChecks } from './domain-values.js';
+import { domainWebhookChecks } from './domain-webhook.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';
 import { offerDecisionChecks } from './offer-decisions.js';
@@ -53,6 +54,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...requestLimitChecks,
   ...browserChecks,
   ...domainValueChecks,
+  ...domainWebhookChecks,
   ...domainSyntaxChecks,
   ...concurrencyChecks,
 ];
@@ -72,6 +74,7 @@ export {
   disburseInvoiceChecks,
   domainSyntaxChecks,
   domainValueChecks,
+  domainWebhookChecks,
   idempotencyKeyChecks,
   offerChecks,
   offerConditionChecks,
