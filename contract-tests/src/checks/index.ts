@@ -24,6 +24,7 @@ import { serviceStatusChecks } from './service-status.js';
 import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
 import { webhookEffectChecks } from './webhook-effects.js';
 import { webhookGeneratedChecks } from './webhook-generated.js';
+import { webhookReadinessOrderChecks } from './webhook-readiness-order.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
 import { webhookStateTableChecks } from './webhook-state-table.js';
@@ -40,6 +41,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...webhookReceiverChecks,
   ...webhookStateChecks,
   ...webhookStateTableChecks,
+  ...webhookReadinessOrderChecks,
   ...webhookDeliveryPathChecks,
   ...webhookGeneratedChecks,
   ...webhookEffectChecks,
@@ -92,6 +94,7 @@ export {
   webhookDeliveryPathChecks,
   webhookEffectChecks,
   webhookGeneratedChecks,
+  webhookReadinessOrderChecks,
   webhookReceiverChecks,
   webhookStateChecks,
   webhookStateTableChecks,
