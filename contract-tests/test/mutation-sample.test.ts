@@ -62,7 +62,7 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
   {
     rule: 'R-SVC-13',
     file: 'market.ts',
-    from: 'const upper = raw.toUpperCase();',
+    from: 'const upper = raw.replace(/[a-z]+/g, (letters) => letters.toUpperCase());',
     to: 'const upper = raw;',
     mode: 'basic',
     caughtBy: ['webhook.status-case-insensitive'],
@@ -140,6 +140,30 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     to: 'event.order_id;',
     mode: 'basic',
     caughtBy: ['webhook.unknown-order'],
+  },
+  {
+    rule: 'R-STATE-08',
+    file: 'market.ts',
+    from: ': !READY_FROM.has(order.status)) return;',
+    to: ': FINAL.has(order.status)) return;',
+    mode: 'data-sharing',
+    caughtBy: ['webhook.readiness-every-order'],
+  },
+  {
+    rule: 'R-WH-17',
+    file: 'events.ts',
+    from: 'if (!Number.isSafeInteger(value) || value < 0)',
+    to: 'if (!Number.isSafeInteger(value))',
+    mode: 'basic',
+    caughtBy: ['domain.webhook.order-status', 'domain.webhook.disbursement-requirement'],
+  },
+  {
+    rule: 'R-EP-10',
+    file: 'market.ts',
+    from: 'return given;\n  }',
+    to: 'return isObject(given) ? { ...given, url: undefined } : given;\n  }',
+    mode: 'data-sharing',
+    caughtBy: ['service.disburse.invoice-as-sent'],
   },
 ];
 

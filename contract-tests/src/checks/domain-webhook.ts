@@ -58,6 +58,7 @@ export const WEBHOOK_EVENT_DOMAINS: readonly EventDomain[] = [
     // is_fulfilled: false confirms nothing (R-STATE-07), so no case is a readiness.
     fixtures: [
       { type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED', order_id: ORDER, is_fulfilled: false },
+      { type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED', order_id: 90210, is_fulfilled: false },
     ],
     alsoRules: ['R-SVC-12'],
     needsOrder: true,
