@@ -11,13 +11,14 @@
  *
  * The default set is the protocol logic a run can afford (about half an hour on two shared cores):
  * webhook verification (WIRE §4) and the market's webhook receiver with its event handling (§3, §4,
- * §6 tolerant reading; market.ts from the end of disburseOnReadiness to the effect of webhookRoute); validation (validate.ts, §1/§5) alone is another ~250 mutants. MUTATION_FILES=all mutates every
+ * §6 tolerant reading; events.ts, the event schemas, and market.ts from the end of disburseOnReadiness
+ * to the effect of webhookRoute: the line range moves with the file, check it before a run); validation (validate.ts, §1/§5) alone is another ~250 mutants. MUTATION_FILES=all mutates every
  * file of the market (about 1 700 mutants, hours); any other value is a comma-separated list of
  * Stryker --mutate globs (`file.ts:10-40` for lines).
  */
 const market = 'test/fixtures/conformance-market';
 const ALL = ['market.ts', 'webhook.ts', 'validate.ts', 'service.ts', 'offers.ts', 'claims.ts'];
-const PROTOCOL = ['webhook.ts', 'market.ts:365-442'];
+const PROTOCOL = ['webhook.ts', 'events.ts', 'market.ts:495-599'];
 const chosen = process.env.MUTATION_FILES;
 const files =
   chosen === 'all'

@@ -85,6 +85,8 @@ export const MARKET_CAPABILITIES = {
     'the market exposes the claims it stored with their commitments (demo-user "claims", or the storedClaims option)',
   'disburse-on-readiness':
     'the data-sharing market disburses by itself on readiness (WIRE §3 R-STATE-06 lets it leave that to its systems instead)',
+  'own-record':
+    "certify can read the market's own order record: its status endpoint answers 200 while the service fails, or, for an order the service holds PENDING, with the service healthy",
 } as const;
 export type MarketCapability = keyof typeof MARKET_CAPABILITIES;
 

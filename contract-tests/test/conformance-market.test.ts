@@ -25,6 +25,7 @@ async function certify(
     defects?: readonly Defect[];
     only?: readonly string[];
     retryKeyedCalls?: boolean;
+    hidesRecord?: 'while-service-fails' | 'always';
   } = {},
 ): Promise<ContractReport> {
   const server = await serveConformanceMarket();
@@ -48,6 +49,7 @@ async function certify(
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),
             ...(options.retryKeyedCalls && { retryKeyedCalls: true }),
+            ...(options.hidesRecord && { hidesRecord: options.hidesRecord }),
           }),
         );
       start();
@@ -76,13 +78,36 @@ describe('a conformance market that retries keyed service calls (WIRE §6 R-SVC-
   const only = ['service-failure.', 'service.idempotency-key.', 'service.token.', 'orders.create.valid'];
   for (const mode of ['basic', 'data-sharing'] as const) {
     it(`passes those ${mode} checks`, async () => {
-      const report = await certify(mode, { retryKeyedCalls: true, only });
+      // The invoice a retried disbursement carries (R-EP-11): data-sharing only.
+      const invoice = mode === 'data-sharing' ? ['service.disburse.'] : [];
+      const report = await certify(mode, { retryKeyedCalls: true, only: [...only, ...invoice] });
       expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual(
         [],
       );
       expect(report.results.some((r) => r.id === 'service-failure.create.error')).toBe(true);
     });
   }
+});
+
+describe('a conformance market whose status endpoint hides its own record (issue 32)', () => {
+  const only = ['webhook.out-of-order', 'webhook.requirement-unfulfilled'];
+  for (const mode of ['basic', 'data-sharing'] as const) {
+    it(`passes the record checks in ${mode} mode when it answers 502 while the service fails (R-ERR-11)`, async () => {
+      const report = await certify(mode, { hidesRecord: 'while-service-fails', only });
+      expect(report.results.map((r) => `${r.id}: ${r.status}`)).toEqual(
+        only.map((id) => `${id}: pass`).sort(),
+      );
+    });
+  }
+
+  it('leaves them not exercised (own-record), never passed, when no status read shows the record', async () => {
+    const report = await certify('basic', { hidesRecord: 'always', only });
+    for (const id of only) {
+      const result = report.results.find((r) => r.id === id);
+      expect(result?.status, `${id}: ${result?.message}`).toBe('not-exercised');
+      expect(result?.lacks).toEqual({ capability: 'own-record', declared: false });
+    }
+  });
 });
 
 describe('a conformance market variant with one defect', () => {

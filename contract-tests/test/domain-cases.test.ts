@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { domainValueChecks } from '../src/checks/domain-values.js';
-import { ABSENT, domainCases } from '../src/support/domain-cases.js';
+import { WEBHOOK_EVENT_DOMAINS, webhookDomainCases } from '../src/checks/domain-webhook.js';
+import { ABSENT, domainCases, requestSchema } from '../src/support/domain-cases.js';
 
 const EITHER = {
   type: 'object',
@@ -49,4 +50,43 @@ it('every market body route with a body rule gets domain checks, offer filtering
   const slugs = new Set(domainValueChecks.map((c) => c.id.split('.')[1]));
   expect([...slugs].sort()).toEqual(['create', 'disburse', 'offer-filter', 'push-claims']);
   expect(domainValueChecks.find((c) => c.id === 'domain.offer-filter.offer-01')?.title).toMatch(/\d+ cases/);
+});
+
+describe('domain cases of the webhook events (checks/domain-webhook.ts)', () => {
+  const casesOf = (slug: string) => {
+    const event = WEBHOOK_EVENT_DOMAINS.find((e) => e.slug === slug);
+    if (event === undefined) throw new Error(`no event domain ${slug}`);
+    return webhookDomainCases(event).map(({ fixture, c }) => ({ type: fixture.type, ...c }));
+  };
+
+  it('come from the event schema of the market document: both ID forms, order_status bounded by R-SVC-14', () => {
+    const labels = casesOf('order-status').map((c) => `${c.valid ? 'valid' : 'invalid'}: ${c.label}`);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'invalid: order_id = -1 (one below the minimum 0)',
+        'valid: order_id = 9007199254740991 (the maximum 9007199254740991)',
+        'invalid: order_id = 9007199254740992 (one above the maximum 9007199254740991)',
+        'invalid: order_id = 90210.5 (a fraction)',
+        'invalid: order_status = "" (0 characters, under the minimum)',
+        'invalid: order_status = (left out) (a required member left out)',
+      ]),
+    );
+    // R-SVC-10: a status of 64 characters is none of the six, and acknowledged.
+    expect(casesOf('order-status').find((c) => c.valid && c.path[0] === 'order_status')?.label).toMatch(
+      /64 characters, the maximum/,
+    );
+  });
+
+  it('leave `type` alone (it chooses the schema; an unknown type is acknowledged, R-WH-06)', () => {
+    for (const event of WEBHOOK_EVENT_DOMAINS)
+      expect(webhookDomainCases(event).filter(({ c }) => c.path[0] === 'type')).toEqual([]);
+  });
+
+  it('cover every event type of the document', () => {
+    const types = WEBHOOK_EVENT_DOMAINS.flatMap((e) => e.fixtures.map((f) => f.type));
+    const schema = requestSchema('basic', 'receiveWebhook') as {
+      oneOf: { properties: { type: { const: string } } }[];
+    };
+    expect([...new Set(types)].sort()).toEqual(schema.oneOf.map((b) => b.properties.type.const).sort());
+  });
 });

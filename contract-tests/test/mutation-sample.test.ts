@@ -141,6 +141,30 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     mode: 'basic',
     caughtBy: ['webhook.unknown-order'],
   },
+  {
+    rule: 'R-STATE-08',
+    file: 'market.ts',
+    from: ': !READY_FROM.has(order.status)) return;',
+    to: ': FINAL.has(order.status)) return;',
+    mode: 'data-sharing',
+    caughtBy: ['webhook.readiness-every-order'],
+  },
+  {
+    rule: 'R-WH-17',
+    file: 'events.ts',
+    from: 'if (!Number.isSafeInteger(value) || value < 0)',
+    to: 'if (!Number.isSafeInteger(value))',
+    mode: 'basic',
+    caughtBy: ['domain.webhook.order-status', 'domain.webhook.disbursement-requirement'],
+  },
+  {
+    rule: 'R-EP-10',
+    file: 'market.ts',
+    from: 'return given;\n  }',
+    to: 'return isObject(given) ? { ...given, url: undefined } : given;\n  }',
+    mode: 'data-sharing',
+    caughtBy: ['service.disburse.invoice-as-sent'],
+  },
 ];
 
 const fixture = fileURLToPath(new URL('./fixtures/conformance-market/', import.meta.url));

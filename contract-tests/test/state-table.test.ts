@@ -1,6 +1,7 @@
 /** The state table certify delivers is core's, whole: the arrows an enum-order table gets wrong are in it. */
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
+import { readinessCases } from '../src/checks/webhook-readiness-order.js';
 import { stateTableCases } from '../src/checks/webhook-state-table.js';
 
 describe('webhook.state-table cases', () => {
@@ -24,5 +25,26 @@ describe('webhook.state-table cases', () => {
     const cases = stateTableCases('data-sharing');
     expect(cases.some((c) => c.from === 'DISBURSING' || c.sent.toUpperCase() === 'DISBURSING')).toBe(false);
     expect(cases.find((c) => c.from === 'PAID' && c.sent === 'CANCELED')).toMatchObject({ applied: false });
+  });
+});
+
+describe('readiness in every order (webhook.readiness-every-order, R-STATE-08)', () => {
+  it('derives, from core, each readiness that does not count, and the approval after one that came while PENDING', () => {
+    const cases = readinessCases().map(
+      (c) => `${c.form} while ${c.from}${c.followedBy ? ` then ${c.followedBy}` : ''} → ${c.expected}`,
+    );
+    expect(cases.sort()).toEqual(
+      [
+        'requirement while PENDING → PENDING',
+        'requirement while PENDING then APPROVED → APPROVED',
+        'requirement while CANCELING → CANCELING',
+        'requirement while CANCELED → CANCELED',
+        'requirement while PAID → PAID',
+        // A DISBURSING update to a PENDING order is a forward move, so readiness: not a case here.
+        'status while CANCELING → CANCELING',
+        'status while CANCELED → CANCELED',
+        'status while PAID → PAID',
+      ].sort(),
+    );
   });
 });

@@ -8,6 +8,7 @@ import { ensure, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
+import { untilElapsed } from '../support/clock.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { signedInAtService } from '../support/users.js';
@@ -84,6 +85,14 @@ async function callsDuring(
   );
 }
 
+/** Whether the market's first disburse call of `id` after call `since` carried an invoice date. */
+async function firstCarriesDate(ctx: CheckContext, since: number, id: string): Promise<boolean> {
+  const first = (await ctx.sandbox.serviceCalls(since)).find(
+    (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+  );
+  return first !== undefined && /"issued_at"/.test(first.body ?? '');
+}
+
 export const idempotencyKeyChecks: ContractCheck[] = [
   {
     id: 'service.idempotency-key.create',
@@ -144,7 +153,14 @@ export const idempotencyKeyChecks: ContractCheck[] = [
         // can only repeat the call: the case the key exists for.
         await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
         try {
+          const since = await ctx.sandbox.lastCallId();
           await postAction(ctx, id, 'disburse');
+          const answered = Date.now();
+          // R-EP-11: an invoice the market dates itself must come back unchanged, also when the
+          // retry falls into a later second (a date generated anew at whole seconds matches within
+          // one). Only then does the retry wait: until a second has passed since the market's
+          // first attempt, whatever the offset between its clock and certify's.
+          if (await firstCarriesDate(ctx, since, id)) await untilElapsed(answered, 1000);
           again = await postAction(ctx, id, 'disburse');
         } finally {
           await ctx.sandbox.clearFaults();

@@ -3,8 +3,10 @@ import type { IntegrationMode } from '@bnpl-kit/core';
 import type { ContractCheck } from '../types.js';
 import { browserChecks } from './browser.js';
 import { concurrencyChecks } from './concurrency.js';
+import { disburseInvoiceChecks } from './disburse-invoice.js';
 import { domainSyntaxChecks } from './domain-syntax.js';
 import { domainValueChecks } from './domain-values.js';
+import { domainWebhookChecks } from './domain-webhook.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
 import { offerConditionChecks } from './offer-conditions.js';
 import { offerDecisionChecks } from './offer-decisions.js';
@@ -22,6 +24,7 @@ import { serviceStatusChecks } from './service-status.js';
 import { webhookDeliveryPathChecks } from './webhook-delivery-paths.js';
 import { webhookEffectChecks } from './webhook-effects.js';
 import { webhookGeneratedChecks } from './webhook-generated.js';
+import { webhookReadinessOrderChecks } from './webhook-readiness-order.js';
 import { webhookReceiverChecks } from './webhook-receiver.js';
 import { webhookStateChecks } from './webhook-state.js';
 import { webhookStateTableChecks } from './webhook-state-table.js';
@@ -38,6 +41,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...webhookReceiverChecks,
   ...webhookStateChecks,
   ...webhookStateTableChecks,
+  ...webhookReadinessOrderChecks,
   ...webhookDeliveryPathChecks,
   ...webhookGeneratedChecks,
   ...webhookEffectChecks,
@@ -47,10 +51,12 @@ export const contractChecks: readonly ContractCheck[] = [
   ...offerConditionChecks,
   ...offerDecisionChecks,
   ...idempotencyKeyChecks,
+  ...disburseInvoiceChecks,
   ...serviceFailureChecks,
   ...requestLimitChecks,
   ...browserChecks,
   ...domainValueChecks,
+  ...domainWebhookChecks,
   ...domainSyntaxChecks,
   ...concurrencyChecks,
 ];
@@ -67,8 +73,10 @@ export function checksFor(mode: IntegrationMode, only?: readonly string[]): Cont
 export {
   browserChecks,
   concurrencyChecks,
+  disburseInvoiceChecks,
   domainSyntaxChecks,
   domainValueChecks,
+  domainWebhookChecks,
   idempotencyKeyChecks,
   offerChecks,
   offerConditionChecks,
@@ -86,6 +94,7 @@ export {
   webhookDeliveryPathChecks,
   webhookEffectChecks,
   webhookGeneratedChecks,
+  webhookReadinessOrderChecks,
   webhookReceiverChecks,
   webhookStateChecks,
   webhookStateTableChecks,

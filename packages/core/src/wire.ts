@@ -58,6 +58,7 @@ export {
   isFinalStatus,
   knownOrderStatus,
   OPEN_ORDER_STATUSES,
+  READINESS_STATUSES,
   type ServiceOrderStatus,
   type TransitionResult,
   transition,

@@ -202,6 +202,37 @@ describe('webhook processing', () => {
     ]);
   });
 
+  it('counts readiness only for an APPROVED or DISBURSING order, and forgets one that came earlier (R-STATE-08)', async () => {
+    const t = await makeMarket();
+    const fulfilled = (orderId: string) => ({
+      type: 'BNPL_DISBURSEMENT_REQUIREMENT_STATUS_UPDATED',
+      order_id: orderId,
+      is_fulfilled: true,
+    });
+    for (const [id, status] of [
+      ['pending', 'PENDING'],
+      ['canceling', 'CANCELING'],
+      ['canceled', 'CANCELED'],
+      ['paid', 'PAID'],
+    ] as const) {
+      await insertOrder(t.store, id, status);
+      await deliverWebhook(t, fulfilled(id));
+    }
+    // The approval the requirement came before: no readiness now either.
+    await deliverWebhook(t, statusEvent('pending', 'APPROVED'));
+    // A DISBURSING update to a PENDING order is a forward move, and so readiness.
+    await insertOrder(t.store, 'skipping', 'PENDING');
+    await deliverWebhook(t, statusEvent('skipping', 'DISBURSING'));
+    expect(t.hooks.webhooks.map((w) => [w.order?.id, w.order?.status, w.readyForDisbursement])).toEqual([
+      ['pending', 'PENDING', false],
+      ['canceling', 'CANCELING', false],
+      ['canceled', 'CANCELED', false],
+      ['paid', 'PAID', false],
+      ['pending', 'APPROVED', false],
+      ['skipping', 'DISBURSING', true],
+    ]);
+  });
+
   it('hands transaction events to the handler without an order', async () => {
     const t = await makeMarket();
     const event = {

@@ -54,7 +54,9 @@ export interface WebhookHookInput<Tx extends MarketTransaction = MarketTransacti
   transition: TransitionResult | undefined;
   /**
    * True when this event is the provider's confirmation of readiness for disbursement
-   * (`DISBURSING`, or a fulfilled disbursement requirement) and the order is not final yet.
+   * (`DISBURSING`, or a fulfilled disbursement requirement) and the order is APPROVED or DISBURSING
+   * once the event is applied (WIRE §3 R-STATE-08: readiness for a PENDING, CANCELING, CANCELED or
+   * PAID order is acknowledged and does nothing, then or later).
    * Data-sharing markets request the disbursement then (durably: enqueue it with `tx`).
    */
   readyForDisbursement: boolean;

@@ -60,6 +60,13 @@ export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = Object.freeze(
   ORDER_STATUSES.filter((status) => !isFinalStatus(status)),
 );
 
+/**
+ * Where readiness counts (WIRE §3 R-STATE-08): the stored status, once the event is applied, is
+ * APPROVED or DISBURSING. Readiness for a PENDING order (the market has not heard of the approval)
+ * or a CANCELING, CANCELED or PAID one is acknowledged and does nothing, then or later.
+ */
+export const READINESS_STATUSES: readonly OrderStatus[] = Object.freeze(['APPROVED', 'DISBURSING'] as const);
+
 /** One direct step of the state machine. */
 export function isDirectTransition(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);

@@ -14,6 +14,7 @@ import {
 import {
   forwardSourcesOf,
   type OrderStatus,
+  READINESS_STATUSES,
   type TransitionResult,
   transition,
 } from '../../models/status.js';
@@ -26,7 +27,8 @@ import type { InputOf } from '../route-input.js';
 import type { MarketTransaction, StoredOrder, WebhookEventEffect } from '../store.js';
 import { retryUnavailable } from '../store-retry.js';
 
-const READY_FROM = new Set(['APPROVED', 'DISBURSING']);
+/** WIRE §3 R-STATE-08: readiness counts for an order APPROVED or DISBURSING once the event is applied. */
+const READY_FROM = new Set<string>(READINESS_STATUSES);
 
 function orderIdOf(event: WebhookEvent): string | undefined {
   return 'orderId' in event && typeof event.orderId === 'string' ? event.orderId : undefined;
