@@ -149,3 +149,39 @@ describe('certify --only', () => {
     expect(readFileSync(log, 'utf8')).toBe('');
   });
 });
+
+describe('certify --start-command through a wrapper that exits first (npx, npm start)', () => {
+  it('restarts only once every process of the command has stopped, so the new server gets the port', async () => {
+    const log = file('', 'market.log');
+    // The server drains for a moment after SIGTERM; its wrapper exits at once (as npx does).
+    const server = file(
+      `const fs = require('node:fs');
+const log = (line) => fs.appendFileSync(${JSON.stringify(log)}, line + '\\n');
+const server = require('node:http').createServer((req, res) => res.end('{}'));
+server.on('error', (error) => { log('error ' + error.code); process.exit(1); });
+server.listen(Number(process.env.PORT), '127.0.0.1', () => log('listening'));
+process.on('SIGTERM', () => setTimeout(() => server.close(() => { log('stopped'); process.exit(0); }), 300));
+`,
+      'draining-server.cjs',
+    );
+    const wrapper = file(
+      `const child = require('node:child_process').spawn(process.execPath, [${JSON.stringify(server)}], { stdio: 'inherit' });
+process.on('SIGTERM', () => process.exit(1));
+child.on('exit', (code) => process.exit(code ?? 1));
+`,
+      'wrapper.cjs',
+    );
+    const port = await freePort();
+    const market = marketProcess(
+      `node ${wrapper}`,
+      { PORT: String(port) },
+      `http://127.0.0.1:${port}/v1/demo-user`,
+      30_000,
+      silent,
+    );
+    await market.start();
+    await market.restart();
+    await market.stop();
+    expect(readFileSync(log, 'utf8')).toBe('listening\nstopped\nlistening\nstopped\n');
+  });
+});

@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { waitForHttp } from '@bnpl-kit/contract-tests';
 import type { CliIO } from '../index.js';
 
@@ -79,6 +80,14 @@ export function marketProcess(
     const timer = setTimeout(() => signal('SIGKILL'), STOP_GRACE_MS);
     try {
       const [code] = await exited;
+      // A wrapper (`npx`, `npm start`) may exit before the server it started: until the whole
+      // process group is gone, the old server may still hold the port (and answer the new one's probe).
+      if (groupAlive(running.pid)) {
+        io.stderr(
+          'The command exited before the processes it started; waiting for them to stop (start the server directly, not through npx or npm, to see its own exit code).\n',
+        );
+        while (groupAlive(running.pid)) await delay(GROUP_POLL_MS);
+      }
       return code as number | null;
     } finally {
       clearTimeout(timer);
@@ -93,6 +102,19 @@ export function marketProcess(
       await start();
     },
   };
+}
+
+/** How often a stop looks whether the market's process group is gone. */
+const GROUP_POLL_MS = 50;
+
+/** Whether any process of the group `pgid` is still running (signal 0 only asks). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Leading `NAME=value` words of a shell command (`NEXT_MANUAL_SIG_HANDLE=true npx next start`). */
