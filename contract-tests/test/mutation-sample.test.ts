@@ -108,6 +108,16 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     caughtBy: ['service.token.renewed-on-401'],
   },
   {
+    // The one survivor of the last full run (mutation/survivors.md): killed since the domain cases
+    // send each string's shortest valid value.
+    rule: 'R-SVC-14',
+    file: 'events.ts',
+    from: "if (typeof value !== 'string' || value.length < 1 || value.length > 64)",
+    to: "if (typeof value !== 'string' || value.length <= 1 || value.length > 64)",
+    mode: 'basic',
+    caughtBy: ['domain.webhook.order-status'],
+  },
+  {
     rule: 'R-EP-10',
     file: 'validate.ts',
     from: "text(issues, invoice.number, 'invoice.number');",

@@ -67,6 +67,9 @@ interface BodyEndpoint {
   afterValid?(ctx: CheckContext, c: DomainCase, body: unknown, exchange: HttpExchange): Promise<void> | void;
 }
 
+/** References shorter than this cannot carry a unique part: a run may meet one it sent before. */
+const MIN_UNIQUE_REFERENCE = 16;
+
 /** The reference of the order the create cases are derived around. */
 const FIXTURE_REFERENCE = 'fixture';
 
@@ -187,7 +190,11 @@ const ENDPOINTS: BodyEndpoint[] = [
       };
     },
     afterValid(_ctx, c, body, exchange) {
-      ensure(exchange.status === 201, {
+      // A reference too short to be unique (the minimum's case) may already be the market's from
+      // an earlier run on the same database: then the same body is answered 200 with it (R-EP-02).
+      const reference = isObject(body) ? String(body.reference_id) : '';
+      const replay = reference.length < MIN_UNIQUE_REFERENCE && exchange.status === 200;
+      ensure(exchange.status === 201 || replay, {
         expected: `201 for a valid order whose ${c.label}`,
         exchange,
         spec: 'WIRE §1, §5',

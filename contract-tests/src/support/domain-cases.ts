@@ -269,7 +269,7 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
       for (const [text, why] of near) if (!node.enum.includes(text)) add('enum', path, text, false, why);
       return;
     }
-    if (typeof minLength === 'number' && minLength > 0)
+    if (typeof minLength === 'number' && minLength > 0) {
       add(
         'bound',
         path,
@@ -277,6 +277,17 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
         false,
         `${minLength - 1} characters, under the minimum`,
       );
+      // The shortest valid value too: a market refusing it has its own lower bound.
+      const shortest = resized(value, minLength, pattern);
+      if (shortest !== value && shortest.length === minLength && fits(shortest))
+        add(
+          'bound',
+          path,
+          shortest,
+          true,
+          `${minLength} character${minLength === 1 ? '' : 's'}, the minimum`,
+        );
+    }
     if (typeof maxLength === 'number') {
       add(
         'bound',
