@@ -70,6 +70,21 @@ describe.each(backends)('orders and webhook events on $name', (backend) => {
     expect(rows[0]?.n).toBe(1);
   });
 
+  it('stores one order when concurrent creates of it carry the same service order ID and reference ID', async () => {
+    // The race of concurrent POST /v1/orders of one body: the service answers each with one order,
+    // and a loser could meet the winner's row in the primary key (not ON CONFLICT's index): a 500.
+    for (let round = 0; round < 20; round++) {
+      const order = newOrder({ referenceId: unique('ref-same') });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 === 0 ? suite.store : suite.peer).insertOrder({ ...order }),
+        ),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      for (const r of results) expect(r.order.id).toBe(order.id);
+    }
+  });
+
   it('refuses a known service order ID under another reference ID', async () => {
     const order = newOrder();
     await suite.store.insertOrder(order);

@@ -242,13 +242,16 @@ export function orderReads(q: Queryable): OrderReads {
         ]);
         inserted = rows[0];
       } catch (err) {
+        if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
+        // ON CONFLICT covers the reference ID only. Concurrent creates of one order carry the same
+        // service order ID too (one idempotency key, one service order), and the loser of that race
+        // can meet the winner's row in the primary key first: then it is the same order, stored.
+        const existing = await findByReference(q, order.referenceId);
+        if (existing?.id === order.id) return { order: existing, created: false };
         // The reference ID is free but the service ID is stored under another reference ID.
-        if (sqlState(err) === UNIQUE_VIOLATION) {
-          throw new KitError('conflict', 'An order with this service order ID is already stored', {
-            cause: err,
-          });
-        }
-        throw err;
+        throw new KitError('conflict', 'An order with this service order ID is already stored', {
+          cause: err,
+        });
       }
       if (inserted !== undefined) {
         const stored: StoredOrder = {
