@@ -82,6 +82,8 @@ async function startRuntime(): Promise<MarketRuntime> {
 
 function marketOn(store: Store, config: ReturnType<typeof loadConfig>): Market {
   const sessions = new Map<string, string>(); // session token → user ID: your session store
+  // Where the buyer lands after the BNPL flow (BNPL_CALLBACK_URL; certify checks the redirect).
+  const callbackUrl = config.bnplCallbackUrl ?? 'http://localhost:3000/checkout/done';
   return createMarket({
     config,
     // A route handler sees no socket: the client is the address your proxy appends to
@@ -95,7 +97,7 @@ function marketOn(store: Store, config: ReturnType<typeof loadConfig>): Market {
         const id = sessions.get(bearerToken(request) ?? '');
         return id ? { id } : null;
       },
-      getBNPLCallback: (order) => `${config.publicBaseUrl}/v1/bnpl/orders/${order.id}/done`,
+      getBNPLCallback: (order) => `${callbackUrl}?order_id=${encodeURIComponent(order.id)}`,
       async handleWebhook() {
         // Runs inside the store transaction that records the event: throw to make the service retry.
       },
