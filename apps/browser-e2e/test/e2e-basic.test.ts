@@ -4,6 +4,7 @@
  * the BNPL page, the page opened top-level (back through the market's redirect), and repaying on the
  * passport page. Screenshots go to test-output/demo-shop/.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { dialogFrame, screenshot } from './support/browser.js';
 import { eventually } from './support/eventually.js';
@@ -214,12 +215,31 @@ describe('demo shop, basic mode, in Chromium', () => {
     await frame.locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();
     await eventually(() => frame.locator(`[data-order-id="${orderId}"] .badge`).textContent()).toBe('Repaid');
     await screenshot(page, 'basic-7-repaid');
+    await expectCloseInsideDialog(page);
     await frame.locator('[data-close]').click();
     await page.locator('dialog[data-bnpl-kit]').waitFor({ state: 'detached' });
 
-    // Opened again, the passport remembers the repayment.
+    // Opened again, on a phone-sized screen: the passport remembers the repayment, and its Close
+    // button still sits inside the dialog, clear of its edges (issue 35 item 20).
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.locator('#passport-button').click();
     await dialogFrame(page).locator(`[data-order-id="${orderId}"] .badge.good`).waitFor();
+    await expectCloseInsideDialog(page);
+    await screenshot(page, 'basic-7-passport-390');
     await dismissDialog(page);
   });
 });
+
+/** The passport page's Close button, scrolled to, lies inside the dialog at least 8 px from each edge. */
+async function expectCloseInsideDialog(page: Page): Promise<void> {
+  const close = dialogFrame(page).locator('[data-close]');
+  await close.scrollIntoViewIfNeeded();
+  const button = await close.boundingBox();
+  const dialog = await page.locator('dialog[data-bnpl-kit]').boundingBox();
+  expect(button && dialog).toBeTruthy();
+  const margin = 8;
+  expect(button!.x).toBeGreaterThanOrEqual(dialog!.x + margin);
+  expect(button!.y).toBeGreaterThanOrEqual(dialog!.y + margin);
+  expect(button!.x + button!.width).toBeLessThanOrEqual(dialog!.x + dialog!.width - margin);
+  expect(button!.y + button!.height).toBeLessThanOrEqual(dialog!.y + dialog!.height - margin);
+}
