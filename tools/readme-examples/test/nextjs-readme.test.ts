@@ -3,7 +3,7 @@
  * made by its `npm install` lines (the kit's packages from their packed tarballs, Next and React as
  * npm installs them today), every file the README shows saved under the path its first line names,
  * the `next.config.mjs` its prose gives, and its *Certify it* lines pasted (ports aside): `next
- * build`, then a strict PASS in both modes, restart included (certify's --start-command runs
+ * build`, then a strict PASS in basic mode (the example's), restart included (certify's --start-command runs
  * `next start` and restarts it on its data directory).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ describe('the Next.js example README', () => {
     expect(readmeNextConfig(markdown)).toMatch(/serverExternalPackages/);
   });
 
-  it('followed as written outside the repository: builds and certifies strictly in both modes', {
+  it('followed as written outside the repository: builds and certifies strictly in basic mode, its mode', {
     // Two npm installs, a next build and two full certify runs on a loaded machine.
     timeout: 1_500_000,
   }, async () => {
@@ -80,6 +80,7 @@ describe('the Next.js example README', () => {
     writeFileSync(join(project, 'next.config.mjs'), readmeNextConfig(markdown));
     const steps = readmeLines(README, CERTIFY).filter((line) => npmInstall(line) === undefined);
     expect(steps[0]).toBe('npx next build');
+    expect(steps.slice(1).map((line) => /--mode (\S+)/.exec(line)?.[1])).toEqual(['basic']);
     for (const line of steps) {
       const run = await runReadmeLine(await withFreePorts(line), project);
       const tail = `${run.line}\n--- stdout ---\n${run.stdout.slice(-6000)}\n--- stderr ---\n${run.stderr.slice(-6000)}`;
