@@ -98,7 +98,7 @@ export function prismFetch(route: CertifyRoute, current: () => CheckTraffic): ty
     traffic.answerViolations.push(...forwarded.response);
     if (forwarded.by === 'server' && forwarded.status < 300)
       traffic.refusedButAccepted.push(
-        `${line} → ${forwarded.status}; Prism: ${verdict.request.map((v) => v.message).join('; ')}`,
+        `${line} → ${forwarded.status}; Prism: ${[...new Set(verdict.request.map((v) => v.message))].join('; ')}`,
       );
     return second;
   };

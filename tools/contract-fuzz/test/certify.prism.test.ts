@@ -8,8 +8,10 @@
  * verifies. Certify's checks send invalid requests on purpose, so Prism refusing a request is no
  * finding; a request it refuses that the server accepts (2xx) is one.
  *
- * The verdict of certify itself is printed, not asserted: Prism alters traffic (it re-serialises
- * JSON, so checks about a signed body's exact bytes see other bytes arrive).
+ * Certify's verdict through Prism is not PASS: Prism re-serialises JSON, so the checks about a
+ * signed body's exact bytes fail (FAILS_THROUGH_PRISM, asserted to be the only failures). The
+ * checks whose traffic Prism cannot carry at all are left out (NOT_THROUGH_PRISM); the service's
+ * admin API (the sandbox) is called straight, as it is not in the market's document.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -18,7 +20,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type ContractReport,
-  type ContractSandbox,
   checksFor,
   createHttpSandbox,
   runContractSuite,
@@ -58,6 +59,9 @@ const NOT_THROUGH_PRISM: Record<string, string> = {
   // check runs whatever --validate-request says): the server's answer is never seen.
   'auth.systems.missing-credentials': 'requests without Authorization: Prism answers 401 itself',
   'errors.problem-details': 'one request without Authorization: Prism answers 401 itself',
+  'push-claims.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
+  'offers.filter.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
+  'push-claims.malformed-body': 'one of its bodies is not JSON: Prism never answers it',
 };
 
 /**
@@ -72,6 +76,19 @@ const KNOWN_REFUSED_BUT_ACCEPTED: Record<string, number> = {
   'webhook.wrong-content-type': 1,
 };
 
+/**
+ * Checks that run through Prism but cannot pass there: Prism parses a JSON body and forwards it
+ * re-serialised (compact), so a check about the exact bytes of a signed body sees other bytes
+ * arrive. Their answers are still judged by Prism. The test asserts that these, and the restart
+ * the in-memory store lacks, are all that does not pass, so any other failure through Prism shows.
+ */
+const FAILS_THROUGH_PRISM: Record<string, string> = {
+  'webhook.vector.body-re-serialized-with-spaces':
+    'the spaced body is compacted by Prism back into the signed one, so the server acknowledges it',
+  'webhook.raw-bytes-verified': 'the pretty-printed signed body arrives compacted: its signature fails',
+  'webhook.multibyte-body': 'its pretty-printed signed bodies arrive compacted: their signature fails',
+};
+
 interface Run {
   report: ContractReport;
   traffic: Map<string, CheckTraffic>;
@@ -83,10 +100,6 @@ interface Run {
 }
 
 const PRISM_PROBLEM = 'stoplight.io/prism/errors#';
-
-async function allDeliveries(sandbox: ContractSandbox) {
-  return sandbox.deliveries({});
-}
 
 /** Certify (`only` those checks) against a fresh `mode` server behind Prism given `document`. */
 async function certifyThroughPrism(
@@ -150,7 +163,8 @@ async function certifyThroughPrism(
     },
     sandbox,
   });
-  const deliveries = await allDeliveries(sandbox);
+  // Every delivery the service made in the run (no filter: all of this organisation's).
+  const deliveries = await sandbox.deliveries({});
   const attempts = deliveries.flatMap((d) => d.attempts.map((a) => ({ url: d.url, ...a })));
   for (const attempt of attempts) expect(attempt.url.startsWith(`${validatingOrigin}/`)).toBe(true);
   return {
@@ -167,6 +181,16 @@ async function certifyThroughPrism(
 const sum = (run: Run, f: (t: CheckTraffic) => number) =>
   [...run.traffic.values()].reduce((n, t) => n + f(t), 0);
 
+/** Prism's log findings by kind (its problem type, or `Violation` for a validator line). */
+function loggedKinds(lines: string[]): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const line of lines) {
+    const kind = /errors#([A-Z_]+)/.exec(line)?.[1] ?? (line.includes('Violation:') ? 'Violation' : 'other');
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
+}
+
 function summary(mode: string, run: Run): string {
   const { report } = run;
   const rows = [...run.traffic].map(([id, t]) => {
@@ -180,8 +204,7 @@ function summary(mode: string, run: Run): string {
   return [
     `certify through Prism (${mode}): ${run.traffic.size} checks, ${sum(run, (t) => t.carried)} requests through Prism (${sum(run, (t) => t.refusedByPrism)} refused by Prism, then forwarded), ${sum(run, (t) => t.notCarried.length)} not carried, ${run.deliveryAttempts} service webhook deliveries through Prism; certify verdict ${report.ok ? 'PASS' : 'not PASS'} ${JSON.stringify(report.summary)}`,
     ...rows,
-    `Prism's log findings: ${run.logged.length}`,
-    ...run.logged.slice(0, 20),
+    `Prism's log findings: ${JSON.stringify(loggedKinds(run.logged))}`,
     'not passed through Prism:',
     ...notPassed,
   ].join('\n  ');
@@ -198,7 +221,8 @@ describe.each(['basic', 'data-sharing'] as const)('certify through Prism, %s ref
 
     // Every check but the excluded ones ran, and all their traffic went through Prism.
     expect([...run.traffic.keys()]).toEqual(only);
-    expect(only.length).toBeGreaterThan(checksFor(mode).length - 10);
+    // Most of certify goes through Prism: what is left out is the few checks its limits stop.
+    expect(only.length).toBeGreaterThan(checksFor(mode).length * 0.85);
     const notCarried = [...run.traffic].filter(([, t]) => t.notCarried.length > 0);
     expect(notCarried.map(([id, t]) => `${id}: ${t.notCarried.join('; ')}`)).toEqual([]);
     expect(sum(run, (t) => t.carried)).toBeGreaterThan(500);
@@ -212,6 +236,16 @@ describe.each(['basic', 'data-sharing'] as const)('certify through Prism, %s ref
     );
     expect(violations).toEqual([]);
     expect(run.logged.filter((line) => /VIOLATIONS|Violation: response/.test(line))).toEqual([]);
+    // Certify's verdict through Prism: what fails is what Prism's re-serialising explains.
+    const notPassed = run.report.results
+      .filter((r) => r.status !== 'pass')
+      .map((r) => `${r.id} [${r.status}]`);
+    expect(notPassed.sort()).toEqual(
+      [
+        ...Object.keys(FAILS_THROUGH_PRISM).map((id) => `${id} [fail]`),
+        'restart.state-survives [not-exercised]',
+      ].sort(),
+    );
     // And the server refuses what the document refuses, but for the drift issue 31 names.
     const refusedButAccepted = Object.fromEntries(
       [...run.traffic]
