@@ -14,6 +14,13 @@ export interface PrismProxy {
   origin: string;
   /** The last of Prism's own log, for a failure's message. */
   output(): string;
+  /**
+   * Every line of Prism's log that reports a finding (all of them, not only the tail): a
+   * `Violation: …` of its validator, or a request it ended with its own error (`--errors`: an answer
+   * that breaks the document ends as `VIOLATIONS`). Also for traffic no test reads the answer of
+   * (the service's webhook deliveries and offer filter calls).
+   */
+  findingLines(): string[];
   close(): Promise<void>;
 }
 
@@ -23,6 +30,8 @@ export interface PrismOptions {
   upstream: string;
   /** `false`: forward every request, validating only the answers (`--validate-request=false`). */
   validateRequest: boolean;
+  /** The port to listen on (a server must know its proxy's URL before the proxy starts); default any. */
+  port?: number;
   startTimeoutMs?: number;
 }
 
@@ -30,10 +39,20 @@ const LOG_KEPT = 20_000;
 
 export async function startPrism(options: PrismOptions): Promise<PrismProxy> {
   const cli = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
-  const args = [cli, 'proxy', options.document, options.upstream, '--errors', '--port', '0'];
+  const args = [
+    cli,
+    'proxy',
+    options.document,
+    options.upstream,
+    '--errors',
+    '--port',
+    String(options.port ?? 0),
+  ];
   args.push('--host', '127.0.0.1', `--validate-request=${options.validateRequest}`);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
+  let partial = '';
+  const findings: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
@@ -43,6 +62,9 @@ export async function startPrism(options: PrismOptions): Promise<PrismProxy> {
     const read = (chunk: Buffer) => {
       // Prism logs every request: keep the tail only, so a long run does not hold it all.
       log = (log + chunk.toString()).slice(-LOG_KEPT);
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      findings.push(...lines.filter((line) => /Violation:|terminated with error/.test(line)));
       const listening = /Prism is listening on (http:\/\/[^\s]+)/.exec(log);
       if (listening) {
         clearTimeout(timer);
@@ -59,6 +81,7 @@ export async function startPrism(options: PrismOptions): Promise<PrismProxy> {
   return {
     origin,
     output: () => log,
+    findingLines: () => [...findings],
     async close() {
       child.kill('SIGTERM');
       await exited;
