@@ -122,10 +122,24 @@ function withShared(shared: JsonSchema, branch: JsonSchema): JsonSchema {
   return merged;
 }
 
-/** The members an object branch requires are all in `value`. */
+/**
+ * Whether an object branch can take `value` as far as choosing a branch goes: the members it
+ * requires are there, and a member that picks the branch (`const`, `enum`, `not: { enum }`, as an
+ * event's `type` does) has a value the branch allows.
+ */
 function holdsRequired(branch: JsonSchema, value: unknown): boolean {
+  if (!isRecord(value)) return true;
   const required = (branch.required ?? []) as string[];
-  return !isRecord(value) || required.every((key) => key in value);
+  if (!required.every((key) => key in value)) return false;
+  const properties = (branch.properties ?? {}) as Record<string, JsonSchema>;
+  return Object.entries(properties).every(([key, member]) => {
+    if (!(key in value)) return true;
+    const present = value[key];
+    if ('const' in member && member.const !== present) return false;
+    if (Array.isArray(member.enum) && !member.enum.includes(present)) return false;
+    const not = member.not as JsonSchema | undefined;
+    return !(not && Array.isArray(not.enum) && not.enum.includes(present));
+  });
 }
 
 function accepts(schema: JsonSchema, type: JsonType): boolean {

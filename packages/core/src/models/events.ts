@@ -11,6 +11,9 @@ import { knownOrderStatus, type OrderStatus, orderStatusSchema } from './status.
 import { identifierText, safeText, unstorableReason } from './text.js';
 import { field, parseWire, wireObject } from './wire.js';
 
+/** The longest event `type` the receiver records (an unknown type is stored with its event ID). */
+export const MAX_EVENT_TYPE_LENGTH = 255;
+
 export const EVENT_TYPES = {
   orderStatusUpdated: 'BNPL_ORDER_STATUS_UPDATED',
   offerTransactionStatusUpdated: 'OFFER_TRANSACTION_STATUS_UPDATED',
@@ -118,7 +121,9 @@ export function parseWebhookEvent(body: string | Uint8Array): WebhookEvent {
   }
   // Recorded with the event ID even when unknown, so it must be storable like any ID.
   const typeProblem =
-    payload.type.length > 255 ? 'must be at most 255 characters' : unstorableReason(payload.type);
+    payload.type.length > MAX_EVENT_TYPE_LENGTH
+      ? `must be at most ${MAX_EVENT_TYPE_LENGTH} characters`
+      : unstorableReason(payload.type);
   if (typeProblem !== undefined) {
     throw new KitError('validation_failed', `Webhook body "type" ${typeProblem}`, {
       errors: [{ path: 'type', message: typeProblem }],

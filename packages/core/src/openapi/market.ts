@@ -19,9 +19,11 @@ import {
   disbursementRequirementUpdatedCodec,
   disputeStatusUpdatedCodec,
   EVENT_TYPES,
+  MAX_EVENT_TYPE_LENGTH,
   offerTransactionStatusUpdatedCodec,
   orderStatusUpdatedTolerantCodec,
 } from '../models/events.js';
+import { safeText } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import {
   ALGORITHM_HEADER,
@@ -131,6 +133,19 @@ function signatureParameters(): ParameterObject[] {
   ];
 }
 
+/** An event of a type other than the four: its `type` is storable text, the rest is not read. */
+function unknownEventSchema(set: SchemaSet): JsonSchema {
+  return {
+    type: 'object',
+    description:
+      'An event of a type the market does not know (the service may add types): acknowledged with 200 and recorded with its event ID, nothing else (WIRE §6, R-WH-06)',
+    required: ['type'],
+    properties: {
+      type: { ...set.inline(safeText(MAX_EVENT_TYPE_LENGTH)), not: { enum: Object.values(EVENT_TYPES) } },
+    },
+  };
+}
+
 function eventSchemas(set: SchemaSet) {
   return {
     [EVENT_TYPES.orderStatusUpdated]: set.ref(
@@ -231,7 +246,11 @@ function operation(
     const { name: schemaName, schema, description, required } = definition.request;
     op.requestBody = { required, content: json(set.ref(schemaName, schema, description)) };
   } else if (definition.auth === 'webhook-signature') {
-    op.requestBody = { required: true, content: json({ oneOf: Object.values(events) }) };
+    // What the receiver takes: the four events, or an event of a type it does not know, which is
+    // acknowledged and recorded (WIRE §6, R-WH-06); under any Content-Type, since the signature
+    // covers the bytes and the receiver reads them as strict UTF-8 JSON whatever the header says.
+    const body: JsonSchema = { oneOf: [...Object.values(events), unknownEventSchema(set)] };
+    op.requestBody = { required: true, content: { ...json(body), '*/*': { schema: body } } };
   }
   return op;
 }
