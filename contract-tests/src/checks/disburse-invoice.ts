@@ -10,6 +10,7 @@ import { ensure, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
+import { canonicalJson } from '../support/canonical-json.js';
 import { orderPath } from '../support/orders.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -23,21 +24,6 @@ export function sentInvoice(call: ServiceCallView): string {
   } catch {
     return `(a body that is not JSON: ${(call.body ?? '').slice(0, 80)})`;
   }
-}
-
-/** JSON text with object keys sorted: the service compares values, not member order. */
-function canonicalJson(value: unknown): string {
-  const sort = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sort)
-      : typeof v === 'object' && v !== null
-        ? Object.fromEntries(
-            Object.entries(v)
-              .sort(([a], [b]) => (a < b ? -1 : 1))
-              .map(([k, inner]) => [k, sort(inner)]),
-          )
-        : v;
-  return JSON.stringify(sort(value));
 }
 
 /**

@@ -8,6 +8,7 @@ import { ensure, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
+import { canonicalJson } from '../support/canonical-json.js';
 import { untilElapsed } from '../support/clock.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
@@ -40,18 +41,8 @@ function expectKeys(calls: readonly ServiceCallView[], what: string, same: boole
 /** A body as the service compares it: parsed JSON, keys sorted (the bytes may differ in key order). */
 function canonical(body: string | undefined): string {
   if (body === undefined || body === '') return '(no body)';
-  const sort = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sort)
-      : typeof value === 'object' && value !== null
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([a], [b]) => (a < b ? -1 : 1))
-              .map(([k, v]) => [k, sort(v)]),
-          )
-        : value;
   try {
-    return JSON.stringify(sort(JSON.parse(body)));
+    return canonicalJson(JSON.parse(body));
   } catch {
     return body;
   }
