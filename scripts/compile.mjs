@@ -40,6 +40,9 @@ function readManifest(manifestFile) {
 
 function upToDate(manifest) {
   if (manifest === undefined) return false;
+  // The bundle imports what stays external by absolute path: a checkout moved (or copied) elsewhere
+  // would import from where it was, so a build made under another root is never reused.
+  if (manifest.root !== ROOT) return false;
   return Object.entries(manifest.inputs).every(([file, seen]) => stamp(join(ROOT, file)) === seen);
 }
 
@@ -190,7 +193,7 @@ export async function compile(entry, name) {
   }
   writeAtomically(
     manifestFile,
-    JSON.stringify({ entry, inputs, outputs, previousOutputs: previous?.outputs ?? [] }, null, 1),
+    JSON.stringify({ root: ROOT, entry, inputs, outputs, previousOutputs: previous?.outputs ?? [] }, null, 1),
   );
   return outfile;
 }

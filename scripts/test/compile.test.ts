@@ -1,4 +1,4 @@
-import { statSync, utimesSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compile.mjs';
@@ -22,6 +22,19 @@ describe('compile', () => {
 
     const later = new Date(Date.now() + 5_000);
     utimesSync(entryFile, later, later);
+    await compile(ENTRY, 'test-fixture');
+    expect(statSync(outfile).mtimeMs).not.toBe(built);
+  });
+
+  it('compiles again in a checkout moved elsewhere: the bundle imports externals by absolute path', async () => {
+    const outfile = await compile(ENTRY, 'test-fixture');
+    const built = statSync(outfile).mtimeMs;
+    // The manifest as a checkout at another path left it (the clone moved after its first start).
+    const manifestFile = fileURLToPath(
+      new URL('../../node_modules/.cache/bnpl-kit/test-fixture.inputs.json', import.meta.url),
+    );
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { root: string };
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, root: '/somewhere/else/bnpl-kit/' }));
     await compile(ENTRY, 'test-fixture');
     expect(statSync(outfile).mtimeMs).not.toBe(built);
   });
