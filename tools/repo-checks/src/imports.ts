@@ -10,7 +10,8 @@ export interface ImportSite {
   specifier: string;
 }
 
-function typeScriptFiles(dir: string): string[] {
+/** Every TypeScript source under `dir` (absolute paths; dependencies and build output left out). */
+export function typeScriptFiles(dir: string): string[] {
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -20,7 +21,7 @@ function typeScriptFiles(dir: string): string[] {
   return entries.flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory())
-      return entry.name === 'node_modules' || entry.name === 'dist' ? [] : typeScriptFiles(path);
+      return ['node_modules', 'dist', '.next'].includes(entry.name) ? [] : typeScriptFiles(path);
     return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }

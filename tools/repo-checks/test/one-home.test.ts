@@ -2,25 +2,11 @@
  * Facts with one home (issue 31): no package parses `Authorization: Bearer` with its own regular
  * expression; they all call core's `parseBearerToken` / `bearerToken` (packages/core/src/util/bearer.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { typeScriptFiles } from '../src/imports.js';
 import { REPO_ROOT } from '../src/workspace.js';
-
-function sourceFiles(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return ['node_modules', 'dist', '.next'].includes(entry.name) ? [] : sourceFiles(path);
-    return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 const HOME = 'packages/core/src/util/bearer.ts';
 /** A regular expression literal or a string test that reads the Bearer scheme. */
@@ -30,7 +16,7 @@ describe('one home for each fact', () => {
   it('parses Authorization: Bearer only in core’s util/bearer.ts', () => {
     const roots = ['packages', 'contract-tests', 'apps'].map((dir) => join(REPO_ROOT, dir));
     const copies = roots
-      .flatMap(sourceFiles)
+      .flatMap(typeScriptFiles)
       .map((file) => relative(REPO_ROOT, file))
       .filter((file) => file !== HOME && file.includes('/src/'))
       .filter((file) => PARSES_BEARER.test(readFileSync(join(REPO_ROOT, file), 'utf8')));
