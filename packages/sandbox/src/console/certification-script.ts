@@ -3,58 +3,23 @@
  * market's answers: they reach the page through `textContent` only. The run is followed by polling
  * its JSON (`GET /sandbox/certification/runs/:id`) once a second until it ends.
  */
+import { CONSOLE_HELPERS_SCRIPT } from './console-helpers-script.js';
+
 export const CERTIFICATION_SCRIPT = String.raw`
 "use strict";
 (() => {
 const facts = JSON.parse(document.getElementById('console-data').textContent);
-const $ = (id) => document.getElementById(id);
 // The admin API is two levels up: /sandbox/console/certification -> /sandbox.
 const base = location.pathname.replace(/\/console\/certification\/?$/, '');
-const TOKEN_KEY = 'bnpl-kit:sandbox-admin-token';
-let token = sessionStorage.getItem(TOKEN_KEY) || '';
+${CONSOLE_HELPERS_SCRIPT}
 let following = null;
 
-function el(tag, props, ...children) {
-  const node = document.createElement(tag);
-  const p = props || {};
-  if (p.class) node.className = p.class;
-  if (p.data) for (const [k, v] of Object.entries(p.data)) node.dataset[k] = String(v);
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : String(child));
-  }
-  return node;
-}
 const TONES = { pass: 'good', passed: 'good', PASS: 'good', fail: 'bad', failed: 'bad', error: 'bad', FAIL: 'bad',
   ERROR: 'bad', running: 'warn', skip: 'warn', 'not-run': 'warn', 'not-exercised': 'warn' };
 const badge = (text) => el('span', { class: 'badge', data: { tone: TONES[text] || '' } }, text);
 const VERDICTS = { passed: 'PASS', failed: 'FAIL', error: 'ERROR', running: 'running' };
 
-function say(text, tone) {
-  const box = $('message');
-  box.textContent = text;
-  box.dataset.tone = tone || 'info';
-  clearTimeout(say.timer);
-  say.timer = setTimeout(() => { box.textContent = ''; }, 6000);
-}
-
-async function api(method, path, body) {
-  const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = 'Bearer ' + token;
-  const response = await fetch(base + path, {
-    method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), cache: 'no-store',
-  });
-  if (response.status === 401) {
-    $('token-section').hidden = false;
-    throw new Error('The admin API wants the admin token');
-  }
-  if (!response.ok) {
-    const problem = await response.json().catch(() => ({}));
-    throw new Error(problem.detail || problem.title || 'HTTP ' + response.status);
-  }
-  return response;
-}
+const api = request;
 const getJson = async (path) => (await api('GET', path)).json();
 
 /** The report: a link where no token is needed, else fetched with the token and saved as a file. */

@@ -3,11 +3,12 @@
  * API is hostile data (product names, URLs, response bodies the market sent back): it only ever
  * reaches the page through `textContent` and DOM nodes built here, never through markup.
  */
+import { CONSOLE_HELPERS_SCRIPT } from './console-helpers-script.js';
+
 export const CONSOLE_SCRIPT = String.raw`
 "use strict";
 (() => {
 const facts = JSON.parse(document.getElementById('console-data').textContent);
-const $ = (id) => document.getElementById(id);
 // The sticky header's real height (it wraps on narrow screens), for the sections' scroll margin.
 const headerBar = document.querySelector('header');
 new ResizeObserver(() =>
@@ -15,25 +16,11 @@ new ResizeObserver(() =>
 ).observe(headerBar);
 // The admin API is where this page is, one level up: /sandbox/console -> /sandbox.
 const base = location.pathname.replace(/\/console\/?$/, '');
-const TOKEN_KEY = 'bnpl-kit:sandbox-admin-token';
-let token = sessionStorage.getItem(TOKEN_KEY) || '';
+${CONSOLE_HELPERS_SCRIPT}
 const openDeliveries = new Set();
 let timer = null;
 let loading = false;
 
-/** el('td', { class: 'x', data: { id } }, child, 'text', ...): children are nodes or plain text. */
-function el(tag, props, ...children) {
-  const node = document.createElement(tag);
-  const p = props || {};
-  if (p.class) node.className = p.class;
-  if (p.title) node.title = p.title;
-  if (p.data) for (const [k, v] of Object.entries(p.data)) node.dataset[k] = String(v);
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : String(child));
-  }
-  return node;
-}
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 const money = (a) => (a ? String(a.value).replace(/\B(?=(\d{3})+(?!\d))/g, ',') + ' ' + a.currency : '');
 const pretty = (value) => {
@@ -44,29 +31,9 @@ const TONES = { PAID: 'good', APPROVED: 'good', DISBURSING: 'good', delivered: '
   CANCELING: 'bad', failed: 'bad', PENDING: 'warn', pending: 'warn', retrying: 'warn' };
 const badge = (text) => el('span', { class: 'badge', data: { tone: TONES[text] || '' } }, text);
 
-function say(text, tone) {
-  const box = $('message');
-  box.textContent = text;
-  box.dataset.tone = tone || 'info';
-  clearTimeout(say.timer);
-  say.timer = setTimeout(() => { box.textContent = ''; }, 6000);
-}
-
 async function api(method, path, body) {
-  const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = 'Bearer ' + token;
-  const response = await fetch(base + path, {
-    method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), cache: 'no-store',
-  });
-  if (response.status === 401) {
-    $('token-section').hidden = false;
-    throw new Error('The admin API wants the admin token');
-  }
-  const text = await response.text();
-  const json = text ? JSON.parse(text) : {};
-  if (!response.ok) throw new Error(json.detail || json.title || 'HTTP ' + response.status);
-  return json;
+  const text = await (await request(method, path, body)).text();
+  return text ? JSON.parse(text) : {};
 }
 
 async function act(label, method, path, body) {
