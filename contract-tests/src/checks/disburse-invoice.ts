@@ -11,6 +11,7 @@ import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
+import { loseNextDisbursementAnswer } from '../support/lost-disbursement.js';
 import { orderPath } from '../support/orders.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -60,15 +61,8 @@ export const disburseInvoiceChecks: ContractCheck[] = [
       const invoice = requestInvoice(ctx);
       const expected = canonicalJson(invoice);
       const since = await ctx.sandbox.lastCallId();
-      // The first attempt pays but its answer is lost (and the status webhooks with it), so the
-      // caller repeats the same request: the retry R-EP-11 speaks of.
-      await ctx.sandbox.injectFault({
-        operation: 'disburseOrder',
-        action: 'error',
-        status: 503,
-        after_effect: true,
-      });
-      await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+      // The first attempt pays but its answer is lost, so the caller repeats the same request.
+      await loseNextDisbursementAnswer(ctx);
       let again: HttpExchange;
       try {
         await disburseWith(ctx, id, invoice);

@@ -10,6 +10,7 @@ import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
 import { untilElapsed } from '../support/clock.js';
+import { loseNextDisbursementAnswer } from '../support/lost-disbursement.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { signedInAtService } from '../support/users.js';
@@ -134,15 +135,9 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       const id = await approvedOrder(ctx);
       let again: HttpExchange | undefined;
       const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
-        await ctx.sandbox.injectFault({
-          operation: 'disburseOrder',
-          action: 'error',
-          status: 503,
-          after_effect: true,
-        });
-        // The market learns nothing of the payment that did happen (its webhooks are lost too), so it
-        // can only repeat the call: the case the key exists for.
-        await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
+        // The market learns nothing of the payment that did happen, so it can only repeat the call:
+        // the case the key exists for.
+        await loseNextDisbursementAnswer(ctx);
         try {
           const since = await ctx.sandbox.lastCallId();
           await postAction(ctx, id, 'disburse');
