@@ -3,7 +3,7 @@
  * command, the reference servers' tests), `runCheck` for one check (one vitest `it` per check).
  */
 import { type ClaimObject, DEFAULT_PATHS, type IntegrationMode, type MarketPaths } from '@bnpl-kit/core';
-import { checksFor } from './checks/index.js';
+import { checksFor, selectChecks } from './checks/index.js';
 import { recordExchanges } from './exchange-record.js';
 import { expectNoInternals } from './expect.js';
 import { ContractHttp, describeExchange } from './http.js';
@@ -300,19 +300,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
 export async function runContractSuite(options: ContractSuiteOptions): Promise<ContractReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const ofMode = (options.checks ?? checksFor(options.mode)).filter((check) =>
-    check.modes.includes(options.mode),
-  );
-  const selects = (o: string, check: ContractCheck) => check.id === o || check.id.startsWith(o);
-  // A selection that names nothing is a typo or a check that no longer exists, never an empty pass.
-  const unknown = (options.only ?? []).filter((o) => !ofMode.some((check) => selects(o, check)));
-  if (unknown.length > 0)
-    throw new Error(
-      `--only ${unknown.join(' ')}: no ${options.mode} check has that ID or ID prefix (docs/conformance-matrix.md lists every check)`,
-    );
-  const checks = ofMode.filter(
-    (check) => !options.only?.length || options.only.some((o) => selects(o, check)),
-  );
+  const checks = selectChecks(options.checks ?? checksFor(options.mode), options.mode, options.only);
   const results: CheckResult[] = [];
   const failedChecks = new Set<string>();
   const failedDefects = new Map<string, string>();

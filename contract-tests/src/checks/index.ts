@@ -63,11 +63,26 @@ export const contractChecks: readonly ContractCheck[] = [
 
 /** The checks that apply to `mode`, optionally narrowed to IDs or ID prefixes (`webhook.`). */
 export function checksFor(mode: IntegrationMode, only?: readonly string[]): ContractCheck[] {
-  return contractChecks.filter(
-    (check) =>
-      check.modes.includes(mode) &&
-      (only === undefined || only.length === 0 || only.some((o) => check.id === o || check.id.startsWith(o))),
-  );
+  return selectChecks(contractChecks, mode, only);
+}
+
+/**
+ * The checks of `mode` among `checks`, narrowed to `only` (IDs or ID prefixes). A selection that
+ * names no check of the mode is a typo or a check that no longer exists, never an empty PASS: it throws.
+ */
+export function selectChecks(
+  checks: readonly ContractCheck[],
+  mode: IntegrationMode,
+  only: readonly string[] = [],
+): ContractCheck[] {
+  const ofMode = checks.filter((check) => check.modes.includes(mode));
+  const selects = (o: string, check: ContractCheck) => check.id === o || check.id.startsWith(o);
+  const unknown = only.filter((o) => !ofMode.some((check) => selects(o, check)));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only ${unknown.join(' ')}: no ${mode} check has that ID or ID prefix (docs/conformance-matrix.md lists every check)`,
+    );
+  return only.length === 0 ? ofMode : ofMode.filter((check) => only.some((o) => selects(o, check)));
 }
 
 export {
