@@ -7,8 +7,9 @@
 import type * as z from 'zod';
 import { KitError } from '../errors.js';
 import { issuesOf } from '../models/wire.js';
+import type { CheckedRequest } from './echoed-answer.js';
 import { headerSafe } from './idempotency.js';
-import { isPrevalidated } from './prevalidated.js';
+import { isPrevalidated, prevalidatedWire } from './prevalidated.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import {
   buildServicePath,
@@ -52,10 +53,24 @@ export type Send = <Op extends ServiceOperation>(
 
 const HEADER_VALUE = /^[\x21-\x7E]+$/;
 
-function encodeBody(operation: ServiceOperation, route: RouteDefinition, body: unknown): string | undefined {
+interface EncodedBody {
+  text: string;
+  /** Set when the body was checked before it reached the client (prevalidated.ts). */
+  checked: CheckedRequest | undefined;
+}
+
+function encodeBody(
+  operation: ServiceOperation,
+  route: RouteDefinition,
+  body: unknown,
+): EncodedBody | undefined {
   if (!route.request) return undefined;
+  if (isPrevalidated(body)) {
+    // Encoded once: by the caller when it handed the wire over, otherwise here.
+    const wire = prevalidatedWire(body) ?? route.request.encode(body);
+    return { text: JSON.stringify(wire), checked: { wire, model: body as Record<string, unknown> } };
+  }
   const wire = route.request.encode(body ?? {});
-  if (isPrevalidated(body)) return JSON.stringify(wire);
   // Checked before sending: a bad request is our caller's 400, not the service's.
   const checked = route.request.schema.safeParse(wire);
   if (!checked.success) {
@@ -66,7 +81,7 @@ function encodeBody(operation: ServiceOperation, route: RouteDefinition, body: u
       { errors },
     );
   }
-  return JSON.stringify(wire);
+  return { text: JSON.stringify(wire), checked: undefined };
 }
 
 export function createSender(options: SenderOptions): Send {
@@ -83,7 +98,7 @@ export function createSender(options: SenderOptions): Send {
     authorization: Record<string, string>,
   ): Promise<ResponseOf<Op>> {
     const route: RouteDefinition = SERVICE_ROUTES[operation];
-    let body: string | undefined;
+    let body: EncodedBody | undefined;
     try {
       body = encodeBody(operation, route, input.body);
     } catch (error) {
@@ -104,7 +119,8 @@ export function createSender(options: SenderOptions): Send {
         route,
         url: urlFor(route, input),
         headers,
-        body,
+        body: body?.text,
+        sent: body?.checked,
         timeoutMs,
         signal: input.options?.signal,
         fetch: options.fetch,

@@ -6,6 +6,7 @@
  */
 import { KitError } from '../errors.js';
 import { issuesOf } from '../models/wire.js';
+import { type CheckedRequest, parseAnswerData } from './echoed-answer.js';
 import { upstreamError } from './errors.js';
 import { envelopeSchema, type RouteDefinition, type ServiceOperation } from './routes.js';
 
@@ -15,6 +16,8 @@ export interface Exchange {
   url: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** The body as checked before sending, when it was (prevalidated.ts): what the answer may echo. */
+  sent?: CheckedRequest | undefined;
   timeoutMs: number;
   signal: AbortSignal | undefined;
   fetch: typeof fetch;
@@ -124,7 +127,7 @@ function readAnswer(ex: Exchange, status: number, text: string): unknown {
   if (!parsed) throw malformed(ex, status, 'a body that is not JSON');
   if (!envelope?.success) throw malformed(ex, status, 'a body that is not a {success, data} envelope');
   if (!envelope.data.success) throw malformed(ex, status, `HTTP ${status} but "success": false`);
-  const data = ex.route.response.schema.safeParse(envelope.data.data);
+  const data = parseAnswerData(ex.operation, ex.route, envelope.data.data, ex.sent);
   if (!data.success) {
     const errors = issuesOf(data.error).map((i) => ({ ...i, path: i.path ? `data.${i.path}` : 'data' }));
     const first = errors[0];

@@ -36,7 +36,12 @@ import { retryUnavailable } from '../store-retry.js';
  * route's JavaScript time.
  */
 export async function requestFingerprint(order: OrderCreateRequest): Promise<string> {
-  return bodyDigestSyncOrAsync(utf8(canonicalJson(orderCreateRequestCodec.encode(order))));
+  return fingerprintOf(orderCreateRequestCodec.encode(order));
+}
+
+/** The fingerprint of an order already encoded as wire JSON. */
+function fingerprintOf(wire: Record<string, unknown>): Promise<string> | string {
+  return bodyDigestSyncOrAsync(utf8(canonicalJson(wire)));
 }
 
 /**
@@ -90,17 +95,19 @@ export async function createOrder(
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
   const { store, service } = ctx.deps;
-  const fingerprint = await requestFingerprint(order);
+  // Encoded once, for the fingerprint and as the body sent to the service.
+  const wire = orderCreateRequestCodec.encode(order);
+  const fingerprint = await fingerprintOf(wire);
   const existing = await retryUnavailable(() => store.findOrderByReferenceId(order.referenceId));
   if (existing) return replayOrConflict(existing, fingerprint);
   const created = await service
     .createOrder(
-      // Validated above with the stricter market schema: the client need not check it again.
-      markPrevalidated({
-        referenceId: order.referenceId,
-        totalAmount: order.totalAmount,
-        orderLines: order.orderLines,
-      }),
+      // Validated above with the stricter market schema: the client need not check it again, nor
+      // encode it again (the service's codec makes the same wire JSON of these three fields).
+      markPrevalidated(
+        { referenceId: order.referenceId, totalAmount: order.totalAmount, orderLines: order.orderLines },
+        wire,
+      ),
       // Two concurrent creates of one order get one service order; the service refuses the same key
       // with other content, which the local fingerprint check above already answers with 409.
       { idempotencyKey: idempotencyKeys.createOrder(order.referenceId) },
