@@ -64,6 +64,8 @@ export interface Measured extends Load {
   pgCpuMicrosPerRequest: number | undefined;
   /** CPU of the `sidePid` process (a service behind the server) per request, when one was named. */
   sideCpuMicrosPerRequest: number | undefined;
+  /** Database round trips per request, when the server counts them (servers/count-round-trips.ts). */
+  roundTripsPerRequest: number | undefined;
   wrapped: boolean;
 }
 
@@ -194,6 +196,7 @@ export async function measureChild(
           : per(pgAfter - pgBefore),
       sideCpuMicrosPerRequest:
         sideBefore === undefined || sideAfter === undefined ? undefined : per(sideAfter - sideBefore),
+      roundTripsPerRequest: report.roundTrips === undefined ? undefined : per(report.roundTrips),
       wrapped: measured.requests > half || warm.requests > pool.length - half,
       warmupSent: warm.sent,
     };

@@ -9,6 +9,14 @@
  * shared by all runs would carry the earlier runs' orders into the later ones (when it still found
  * an order by reference ID with a scan, that made the ratio depend on the order of the rounds).
  *
+ * Beside requests per second: CPU per order of the server, the service and PostgreSQL, and their
+ * sum ("total CPU µs/req", what the CPU ratio compares), and database round trips per order
+ * ("DB trips/req"), counted in each server by wrapping `pg.Client.prototype.query`
+ * (servers/count-round-trips.ts): one query sent is one round trip, for the baseline's pool and
+ * the kit's store alike, over the same measured window as the CPU figures. Requests still in
+ * flight at either end of the window put a few queries more in it than the answers counted (at
+ * 16 connections and a few hundred orders/s, 1–3 %): 1.02 is one round trip per order.
+ *
  * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono; a name
  * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN; BENCH_NODE_FLAGS and

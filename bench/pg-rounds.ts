@@ -68,6 +68,11 @@ export function summarise<C extends string>(
         : 1 / (r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest + (r.sideCpuMicrosPerRequest ?? 0)),
     );
     const cpuRatio = cpuRatios && median(cpuRatios);
+    const totalCpu = rs.map((r) =>
+      r.pgCpuMicrosPerRequest === undefined
+        ? undefined
+        : r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest + (r.sideCpuMicrosPerRequest ?? 0),
+    );
     const bad = rs.reduce((n, r) => n + r.bad, 0);
     const isReference = candidate === reference;
     return {
@@ -86,6 +91,11 @@ export function summarise<C extends string>(
       'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),
       ...(withService ? { 'service CPU µs/req': micros(rs.map((r) => r.sideCpuMicrosPerRequest)) } : {}),
       'PG CPU µs/req': micros(rs.map((r) => r.pgCpuMicrosPerRequest)),
+      // Everything one request costs on this machine: the sum the CPU ratio compares.
+      'total CPU µs/req': micros(totalCpu),
+      'DB trips/req': rs.some((r) => r.roundTripsPerRequest === undefined)
+        ? 'n/a'
+        : median(rs.map((r) => r.roundTripsPerRequest!)).toFixed(2),
       notes: [
         bad > 0 ? `${bad} non-2xx/errors` : '',
         rs.some((r) => r.wrapped) ? 'pool wrapped: raise BENCH_POOL' : '',

@@ -12,8 +12,10 @@ import type { OrderCreateRequest } from '@bnpl-kit/core';
 import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
+import { countRoundTrips } from './count-round-trips.js';
 
 const [databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [string, string, string];
+countRoundTrips(pg);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
 
 const tokenResponse = await fetch(`${serviceUrl}/v1/token`, {

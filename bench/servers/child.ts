@@ -7,10 +7,13 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { roundTrips } from './count-round-trips.js';
 
 export interface CpuReport {
   cpuMicros: number;
   mainCpuMicros: number | undefined;
+  /** Database round trips in between, when the server counts them (count-round-trips.ts). */
+  roundTrips: number | undefined;
   rssBytes: number;
 }
 
@@ -29,16 +32,20 @@ export async function serveForParent(server: Server): Promise<void> {
   if (!server.listening) await once(server, 'listening');
   let mark = process.cpuUsage();
   let mainMark = mainThreadCpuMicros();
+  let tripsMark = roundTrips();
   process.on('message', (message: string) => {
     if (message === 'mark') {
       mark = process.cpuUsage();
       mainMark = mainThreadCpuMicros();
+      tripsMark = roundTrips();
     } else if (message === 'report') {
       const used = process.cpuUsage(mark);
       const main = mainThreadCpuMicros();
+      const trips = roundTrips();
       const report: CpuReport = {
         cpuMicros: used.user + used.system,
         mainCpuMicros: main === undefined || mainMark === undefined ? undefined : main - mainMark,
+        roundTrips: trips === undefined || tripsMark === undefined ? undefined : trips - tripsMark,
         rssBytes: process.memoryUsage.rss(),
       };
       process.send?.(report);

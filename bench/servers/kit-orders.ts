@@ -6,7 +6,9 @@
  */
 import { createMarket, createServiceClient, Secret, silentLogger } from '@bnpl-kit/core';
 import { openStore } from '@bnpl-kit/store';
+import pg from 'pg';
 import { serveForParent } from './child.js';
+import { countRoundTrips } from './count-round-trips.js';
 import { type Framework, listen } from './listen.js';
 
 const [framework, databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [
@@ -16,6 +18,8 @@ const [framework, databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [
   string,
 ];
 const PUBLIC_BASE = 'https://market.example.com';
+// The store's `pg` is this one (one version in the workspace): its queries are counted too.
+countRoundTrips(pg);
 
 const store = await openStore({ databaseUrl, schema, migrate: false });
 const market = createMarket({
