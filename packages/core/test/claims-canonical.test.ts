@@ -42,7 +42,7 @@ describe('canonicalJson writes what canonicalize writes', () => {
     ],
     ['undefined members', { a: undefined, b: 1 }],
     ['a missing array element', [1, undefined, 3]],
-    ['a hole', [1, , 3]],
+    ['a hole', Object.assign(new Array(3), { 0: 1, 2: 3 })],
     ['a date (toJSON)', { at: new Date(0) }],
     ['an own toJSON', { toJSON: () => ({ z: 1, a: 2 }) }],
     ['a class instance', { map: new Map([['a', 1]]) }],
