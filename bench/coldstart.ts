@@ -11,7 +11,7 @@
  *   shop, FRAMEWORK=hono) on PostgreSQL (a database of its own, dropped afterwards) and on PGlite
  *   (a data directory created by a first, unmeasured start): ready = first `200` from `/healthz`,
  *   counted from spawn, with the CPU time the process used until then (steadier than wall time on
- *   a shared machine; the goals are on it: ≤ 600 ms on PostgreSQL, ≤ 1 s on PGlite); idle RSS
+ *   a shared machine; the goals are on it: ≤ 600 ms on PostgreSQL, ≤ 800 ms on PGlite); idle RSS
  *   after BENCH_IDLE_SECONDS (10) without requests (≤ 100 MB and ≤ 250 MB). It is started
  *   as the README starts it, `node scripts/start.mjs basic`: one `node` process running the
  *   esbuild bundle cached in node_modules/.cache/bnpl-kit (the unmeasured first start compiles
@@ -183,7 +183,7 @@ async function serverRows(): Promise<Record<string, string>[]> {
     await admin.query(`CREATE DATABASE ${database}`);
     const url = new URL(DATABASE_URL);
     url.pathname = `/${database}`;
-    // [what, environment, CPU-to-ready goal ms, idle RSS goal MB] (issues 15 and 23). CPU, not wall
+    // [what, environment, CPU-to-ready goal ms, idle RSS goal MB] (issues 15, 23 and 36). CPU, not wall
     // time: on a shared machine the wall time swings with other work, the CPU it took barely does.
     const configs: [string, Record<string, string>, number, number][] = [
       [
@@ -195,7 +195,7 @@ async function serverRows(): Promise<Record<string, string>[]> {
       [
         'reference server (start.mjs bundle), PGlite (existing dir)',
         { DATA_DIR: join(dataDir, 'pglite') },
-        1000,
+        800,
         250,
       ],
     ];
