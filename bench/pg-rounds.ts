@@ -38,15 +38,22 @@ const micros = (values: (number | undefined)[]) =>
 const minMedMax = (values: number[], format: (n: number) => string) =>
   `${format(Math.min(...values))}/${format(median(values))}/${format(Math.max(...values))}`;
 
+/** A tail-latency goal: the median of per-round p99 ratios at most `ratio`, for the candidates it covers. */
+export interface P99Goal<C extends string> {
+  ratio: number;
+  covers(candidate: C): boolean;
+}
+
 /**
  * One row per candidate: req/s min/median/max, the median of per-round ratios against the
- * reference (min/median/max too), p99, and CPU per request of the server, of PostgreSQL and (when
- * measured) of the service behind the server.
+ * reference (min/median/max too), p99 (and whether it meets `p99Goal`, when given), and CPU per
+ * request of the server, of PostgreSQL and (when measured) of the service behind the server.
  */
 export function summarise<C extends string>(
   runs: Map<C, Measured[]>,
   label: Record<string, string>,
   reference: C,
+  p99Goal?: P99Goal<C>,
 ): Record<string, string>[] {
   const base = runs.get(reference);
   const withService = [...runs.values()].some((rs) =>
@@ -87,6 +94,16 @@ export function summarise<C extends string>(
       'CPU ratio': cpuRatio === undefined || Number.isNaN(cpuRatio) || isReference ? '' : pct(cpuRatio),
       'p99 ms': String(median(rs.map((r) => r.p99))),
       'p99 vs base': p99Ratio === undefined || isReference ? '' : `${median(p99Ratio).toFixed(2)}×`,
+      ...(p99Goal === undefined
+        ? {}
+        : {
+            [`p99 goal ≤ ${p99Goal.ratio}×`]:
+              p99Ratio === undefined || isReference || !p99Goal.covers(candidate)
+                ? ''
+                : median(p99Ratio) <= p99Goal.ratio
+                  ? 'yes'
+                  : 'NO',
+          }),
       'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
       'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),
       ...(withService ? { 'service CPU µs/req': micros(rs.map((r) => r.sideCpuMicrosPerRequest)) } : {}),

@@ -8,8 +8,9 @@
  *
  * Candidates: `baseline` (one transaction: BEGIN, event INSERT … ON CONFLICT, guarded UPDATE,
  * COMMIT), `baseline-cte` (the same as one statement), `express`, `koa`, `hono` (the kit, no
- * `handleWebhook`: one statement) and `hono+hook` (a no-op `handleWebhook`: BEGIN, the statement,
- * the hook, COMMIT).
+ * `handleWebhook`: one statement) and `express+hook`, `koa+hook`, `hono+hook` (a no-op
+ * `handleWebhook`: BEGIN with the statement, the hook, COMMIT). The hooked rows also have a p99
+ * goal (issue 36: at most 1.3× the baseline's).
  *
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
  * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
@@ -43,12 +44,25 @@ import {
 } from './pg-rounds.js';
 import { isPinned, LOAD_CPU, SERVER_CPU } from './pin.js';
 
-export const CANDIDATES = ['baseline', 'baseline-cte', 'express', 'koa', 'hono', 'hono+hook'] as const;
+export const CANDIDATES = [
+  'baseline',
+  'baseline-cte',
+  'express',
+  'koa',
+  'hono',
+  'express+hook',
+  'koa+hook',
+  'hono+hook',
+] as const;
 export type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof BEFORE_SUFFIX}`;
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => s.trim());
 export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 30_000);
+
+/** The suffix of a candidate with a no-op `handleWebhook`. */
+const HOOKED = '+hook';
+const P99_GOAL = { ratio: 1.3, covers: (candidate: Candidate) => baseCandidate(candidate).endsWith(HOOKED) };
 
 const server = (name: string) => fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
 
@@ -60,7 +74,9 @@ export function childSpec(candidate: Candidate, fixture: PgFixture, publicKey: s
       args: [DATABASE_URL, fixture.schema, publicKey, name === 'baseline' ? 'tx' : 'cte', SIGNED_URL],
     };
   }
-  const [framework, variant] = name === 'hono+hook' ? ['hono', 'hook'] : [name, 'plain'];
+  const [framework, variant] = name.endsWith(HOOKED)
+    ? [name.slice(0, -HOOKED.length), 'hook']
+    : [name, 'plain'];
   return {
     script: scriptFor(candidate, server('kit-webhook')),
     args: [framework, DATABASE_URL, fixture.schema, publicKey, variant, PUBLIC_BASE],
@@ -110,7 +126,7 @@ async function run(): Promise<void> {
       const runs = await interleave(candidates, (candidate) =>
         measureOnce(candidate, fixture, keys.publicKey, pool, c),
       );
-      rows.push(...summarise(runs, { c: String(c) }, 'baseline'));
+      rows.push(...summarise(runs, { c: String(c) }, 'baseline', P99_GOAL));
     }
     printTable(rows);
   });
