@@ -14,6 +14,9 @@ import type { OrderStatus } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
+import { countRoundTrips } from './count-round-trips.js';
+
+countRoundTrips(pg);
 
 const [databaseUrl, schema, publicKey, mode, signedUrl] = process.argv.slice(2) as [
   string,

@@ -8,8 +8,12 @@
  */
 import { createMarket, type MarketHooks, type ServiceClient, silentLogger } from '@bnpl-kit/core';
 import { openStore, type StoreTransaction } from '@bnpl-kit/store';
+import pg from 'pg';
 import { serveForParent } from './child.js';
+import { countRoundTrips } from './count-round-trips.js';
 import { type Framework, listen } from './listen.js';
+
+countRoundTrips(pg);
 
 const [framework, databaseUrl, schema, publicKey, variant, publicBaseUrl] = process.argv.slice(2) as [
   Framework,
