@@ -32,6 +32,7 @@ export interface PrismOptions {
   validateRequest: boolean;
   /** The port to listen on (a server must know its proxy's URL before the proxy starts); default any. */
   port?: number;
+  /** How long Prism may take to listen; default 180 s (over 60 s seen with every suite running on two cores). */
   startTimeoutMs?: number;
 }
 
@@ -57,7 +58,7 @@ export async function startPrism(options: PrismOptions): Promise<PrismProxy> {
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`Prism did not start within its time:\n${log}`)),
-      options.startTimeoutMs ?? 60_000,
+      options.startTimeoutMs ?? 180_000,
     );
     const read = (chunk: Buffer) => {
       // Prism logs every request: keep the tail only, so a long run does not hold it all.

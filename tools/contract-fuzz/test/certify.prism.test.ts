@@ -254,7 +254,7 @@ describe.each(['basic', 'data-sharing'] as const)('certify through Prism, %s ref
     expect(refusedButAccepted).toEqual(
       Object.fromEntries(Object.entries(KNOWN_REFUSED_BUT_ACCEPTED).filter(([id]) => only.includes(id))),
     );
-  }, 300_000);
+  }, 600_000);
 });
 
 describe('certify through Prism as a detector (control)', () => {
@@ -290,5 +290,5 @@ describe('certify through Prism as a detector (control)', () => {
       0,
     );
     expect(run.report.ok).toBe(false);
-  }, 300_000);
+  }, 600_000);
 });
