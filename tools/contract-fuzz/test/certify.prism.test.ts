@@ -150,6 +150,9 @@ async function certifyThroughPrism(
     only,
     marketToken: server.marketApiToken.reveal(),
     requestTimeoutMs: 30_000,
+    // Every request Prism refuses is sent again around it: orders.fields.one-at-a-time's 99 requests
+    // took over the default 60 s per check with every package's suite running on two cores.
+    checkTimeoutMs: 300_000,
     // An in-memory store: a restart would start empty.
     lacks: ['restart'],
     fetch: prismFetch(
