@@ -21,6 +21,7 @@ import { typeCheckInProject } from '../src/outside-typecheck.js';
 import { importedPackages, npmInstall, packageName, readmeLines } from '../src/readme-commands.js';
 import { codeBlockUnder, exampleModule, glueLines } from '../src/readme-example.js';
 import { runReadmeLine, withFreePorts } from '../src/run-readme-line.js';
+import { runReport } from '../src/run-report.js';
 
 const FRAMEWORKS = ['express', 'koa', 'hono', 'fastify', 'nestjs'] as const;
 const SERVER = '## A complete minimal server';
@@ -102,7 +103,7 @@ describe('each adapter README, followed as written outside the repository', () =
       expect(typeCheckInProject(project, code)).toEqual([]);
       for (const line of certifyLines) {
         const run = await runReadmeLine(await withFreePorts(line), project);
-        const tail = `${run.line}\n--- failures ---\n${failureBlocks(run.stdout)}\n--- stdout ---\n${run.stdout.slice(-4000)}\n--- stderr ---\n${run.stderr.slice(-6000)}`;
+        const tail = runReport(run);
         expect(run.status, tail).toBe(0);
         expect(run.stdout, tail).toMatch(/^PASSED: \d+ checks, (\d+) passed, 0 failed, 0 skipped in /m);
         // Nothing declared lacking: the restart check ran, on the restarted server.
@@ -135,15 +136,3 @@ describe('the outside type check itself', () => {
     ).toEqual([]);
   });
 });
-
-/** The text report's failing checks with their details (a long run's tail would cut them off). */
-function failureBlocks(stdout: string): string {
-  const blocks: string[] = [];
-  let open = false;
-  for (const line of stdout.split('\n')) {
-    if (/^\s{2}[✗○!]/.test(line)) open = /^\s{2}✗/.test(line);
-    else if (!/^\s{4,}/.test(line)) open = false;
-    if (open) blocks.push(line);
-  }
-  return blocks.join('\n').slice(0, 8000);
-}

@@ -17,6 +17,7 @@ import {
 } from '../src/outside-project.js';
 import { npmInstall, readmeLines } from '../src/readme-commands.js';
 import { runReadmeLine, withFreePorts } from '../src/run-readme-line.js';
+import { runReport } from '../src/run-report.js';
 
 const README = join(REPO_ROOT, 'apps/nextjs-example/README.md');
 const BUILD = '## Build and start';
@@ -83,7 +84,7 @@ describe('the Next.js example README', () => {
     expect(steps.slice(1).map((line) => /--mode (\S+)/.exec(line)?.[1])).toEqual(['basic']);
     for (const line of steps) {
       const run = await runReadmeLine(await withFreePorts(line), project);
-      const tail = `${run.line}\n--- stdout ---\n${run.stdout.slice(-6000)}\n--- stderr ---\n${run.stderr.slice(-6000)}`;
+      const tail = runReport(run);
       expect(run.status, tail).toBe(0);
       if (!/bnpl-kit certify/.test(line)) continue;
       expect(run.stdout, tail).toMatch(/^PASSED: \d+ checks, (\d+) passed, 0 failed, 0 skipped in /m);
