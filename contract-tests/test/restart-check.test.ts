@@ -10,6 +10,7 @@ import type { Market } from '@bnpl-kit/core';
 import { createMemoryStore } from '@bnpl-kit/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { ContractReport } from '../src/index.js';
+import { isWebhook } from '../src/testing/broken-markets/webhook-request.js';
 import { configFromEnv, createTestMarket, swappableMarket, type TestMarketConfig } from '../src/testing.js';
 import { certifyServed } from './fixtures/certify.js';
 import { serveOnNode } from './fixtures/targets.js';
@@ -18,29 +19,20 @@ const BUILT_ON_APPROVAL = ['restart.state-survives', 'webhook.duplicate-event-id
 
 /** Answers each order's first APPROVED webhook with 503 without processing it, as a busy server would. */
 function busyOnFirstApproval(market: Market, refused: Set<string>): Market {
-  const webhookPath = new URL(market.webhookUrl).pathname;
   return {
-    async handle(request, options) {
-      if (request.method === 'POST' && new URL(request.url).pathname === webhookPath) {
-        const event = JSON.parse(await request.clone().text()) as {
-          order_id?: string;
-          order_status?: string;
-        };
-        if (event.order_status === 'APPROVED' && event.order_id && !refused.has(event.order_id)) {
-          refused.add(event.order_id);
-          return Response.json(
-            { type: 'about:blank', title: 'Busy', status: 503 },
-            { status: 503, headers: { 'content-type': 'application/problem+json' } },
-          );
-        }
-      }
-      return market.handle(request, options);
-    },
+    ...market,
     ownsPath: (pathname) => market.ownsPath(pathname),
-    paths: market.paths,
-    webhookUrl: market.webhookUrl,
-    integrationMode: market.integrationMode,
-    maxBodyBytes: market.maxBodyBytes,
+    async handle(request, options) {
+      if (!isWebhook(market, request, options)) return market.handle(request, options);
+      const event = JSON.parse(await request.clone().text()) as { order_id?: string; order_status?: string };
+      if (event.order_status !== 'APPROVED' || !event.order_id || refused.has(event.order_id))
+        return market.handle(request, options);
+      refused.add(event.order_id);
+      return Response.json(
+        { type: 'about:blank', title: 'Busy', status: 503 },
+        { status: 503, headers: { 'content-type': 'application/problem+json' } },
+      );
+    },
   };
 }
 

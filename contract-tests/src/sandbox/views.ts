@@ -52,6 +52,13 @@ export function answered(delivery: DeliveryView): boolean {
   return delivery.attempts.some((a) => a.outcome !== null);
 }
 
+/** The market acknowledged one of the attempts (2xx): it processed the event. */
+export function acknowledged(delivery: DeliveryView): boolean {
+  return delivery.attempts.some(
+    (a) => a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300,
+  );
+}
+
 export function serviceCallView(c: Json): ServiceCallView {
   return {
     id: Number(c.id),

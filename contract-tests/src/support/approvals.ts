@@ -4,9 +4,10 @@
  */
 import { ensure } from '../expect.js';
 import type { DeliveryView } from '../sandbox/driver.js';
+import { acknowledged } from '../sandbox/views.js';
 import type { CheckContext } from '../types.js';
 import { type CreatedOrder, createOrder } from './orders.js';
-import { sendWebhook } from './webhooks.js';
+import { deliver } from './webhooks.js';
 
 /**
  * A fresh order the provider approved, and the service's APPROVED delivery once the market answered
@@ -22,28 +23,23 @@ export async function approvedAtService(
   const order = await createOrder(ctx);
   await ctx.sandbox.approve(order.id);
   const delivery = await ctx.sandbox.awaitStatusDelivery(order.id, 'APPROVED');
-  if (!delivery.attempts.some((a) => isSuccess(a.responseStatus))) {
-    const { exchange } = await sendWebhook(ctx, delivery.body, { eventId: delivery.eventId });
-    ensure(exchange.status === 200, {
-      expected: `200 for the APPROVED event ${delivery.eventId}, delivered again by certify because the service's attempts were not acknowledged (${attemptsText(delivery)})`,
-      exchange,
-      spec: 'WIRE §4',
-    });
+  if (!acknowledged(delivery)) {
+    const attempts = delivery.attempts.map((a) => a.responseStatus ?? a.outcome ?? 'no answer').join(', ');
+    await deliver(
+      ctx,
+      delivery.body,
+      `the APPROVED event ${delivery.eventId}, delivered again by certify because the service's attempts were not acknowledged: ${attempts}`,
+      { eventId: delivery.eventId },
+    );
   }
   return { order, delivery };
-}
-
-const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
-
-function attemptsText(delivery: DeliveryView): string {
-  return delivery.attempts.map((a) => a.responseStatus ?? a.outcome ?? 'no answer').join(', ');
 }
 
 /** The ID of a fresh order the provider approved, its APPROVED webhook acknowledged by the market. */
 export async function approvedOrder(ctx: CheckContext): Promise<string> {
   const { order, delivery } = await approvedAtService(ctx);
   const status = delivery.attempts.at(-1)?.responseStatus ?? 0;
-  ensure(isSuccess(status), {
+  ensure(status >= 200 && status < 300, {
     expected: "the service's signed APPROVED webhook to be acknowledged with 2xx",
     actual: `HTTP ${status} ${delivery.attempts.at(-1)?.responseBody ?? ''}`,
     spec: 'WIRE §4',
