@@ -39,10 +39,11 @@ export function startupParameters(schema: string | undefined, statementTimeoutMs
   };
 }
 
-/** The first statement of every transaction when the session cannot carry the settings. */
-export function transactionPrelude(schema: string | undefined, statementTimeoutMs: number): string {
-  const timeout = `SET LOCAL statement_timeout = ${Math.trunc(statementTimeoutMs)}`;
-  return schema === undefined ? `BEGIN; ${timeout}` : `BEGIN; ${timeout}; SET LOCAL search_path TO ${schema}`;
+/** The statements that open every transaction when the session cannot carry the settings. */
+export function transactionOpening(schema: string | undefined, statementTimeoutMs: number): string[] {
+  const opening = ['BEGIN', `SET LOCAL statement_timeout = ${Math.trunc(statementTimeoutMs)}`];
+  if (schema !== undefined) opening.push(`SET LOCAL search_path TO ${schema}`);
+  return opening;
 }
 
 const REFUSED_PARAMETER = /unsupported startup parameter/i;
@@ -91,7 +92,7 @@ async function transactionsWork(client: pg.Client, options: ProbeOptions): Promi
   try {
     // Two round trips: a statement-mode pooler accepts a whole transaction sent as one query, and
     // refuses only one left open between queries, as the store's are.
-    await client.query(transactionPrelude(options.schema, options.statementTimeoutMs));
+    await client.query(transactionOpening(options.schema, options.statementTimeoutMs).join('; '));
     await client.query('COMMIT');
   } catch (err) {
     if (err instanceof Error && STATEMENT_POOLING.test(err.message)) {

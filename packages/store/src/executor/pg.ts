@@ -4,6 +4,7 @@ import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
 import { redactDatabaseUrl } from './database-url.js';
 import { isUnavailable, translateFault } from './pg-faults.js';
+import { queryWithOpening } from './pg-opening-query.js';
 import {
   isPreparedStatementClash,
   type PoolerMode,
@@ -11,7 +12,7 @@ import {
   preparedStatementClash,
   type SessionPlan,
   startupParameters,
-  transactionPrelude,
+  transactionOpening,
 } from './pg-session.js';
 import { preparedName } from './prepared.js';
 import { type ScopedTransactionClient, TransactionEndedError } from './transaction-scope.js';
@@ -53,8 +54,8 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
   /** The pool and how to use it, once `planSession` has said whether the session carries state. */
   interface Connection {
     pool: pg.Pool;
-    /** The statement that opens a transaction: `BEGIN`, or `BEGIN` and its `SET LOCAL`s. */
-    begin: string;
+    /** The statements that open a transaction: `BEGIN`, or `BEGIN` and its `SET LOCAL`s. */
+    opening: readonly string[];
     sessionSettings: boolean;
   }
   let namedStatements = options.preparedStatements;
@@ -106,7 +107,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     namedStatements ??= plan.sessionSettings;
     connection = {
       pool: createPool(plan.sessionSettings),
-      begin: plan.sessionSettings ? 'BEGIN' : transactionPrelude(options.schema, statementTimeoutMs),
+      opening: plan.sessionSettings ? ['BEGIN'] : transactionOpening(options.schema, statementTimeoutMs),
       sessionSettings: plan.sessionSettings,
     };
     return connection;
@@ -138,59 +139,96 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
   }
 
   /**
-   * A pooled client whose transaction has begun. An idle connection the server ended may still be
-   * in the pool (its `error` event not yet seen); nothing has run on it, so a failed BEGIN is
-   * retried on another connection instead of failing the request.
+   * A failure of a transaction's first exchange that another connection may not have: the pooled
+   * connection was already dead (the server ended it while it sat idle, and its `error` event was
+   * not seen yet). Nothing of the transaction can have committed, so it is retried elsewhere. Not a
+   * client-side read timeout: the statement ran that long, and would again.
    */
-  async function begin(c: Connection): Promise<pg.PoolClient> {
-    for (let attempt = 0; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await c.pool.connect();
-      } catch (err) {
-        throw fault(err);
-      }
-      try {
-        await client.query(c.begin);
-        return client;
-      } catch (err) {
-        client.release(true);
-        if (attempt >= 2 || !isUnavailable(err)) throw fault(err);
-      }
-    }
+  function lostBeforeCommit(err: unknown): boolean {
+    return isUnavailable(err) && !(err instanceof Error && /Query read timeout/i.test(err.message));
   }
 
   /**
    * A transaction's client, usable until its work settles (see `transaction-scope.ts`). One object
    * with its methods on a class, not six closures: every webhook with a hook builds one.
+   *
+   * BEGIN is not sent on its own: it goes with the transaction's first statement, in the same
+   * exchange (pg-opening-query.ts), and a transaction that runs no statement sends nothing at all.
    */
   class PgTransactionClient implements ScopedTransactionClient {
     private open = true;
-    constructor(private readonly client: pg.PoolClient) {}
+    /** Whether the opening statements have been sent. */
+    begun = false;
+    /** Whether `client` went back to the pool already (destroyed after failing). */
+    released = false;
+    constructor(
+      public client: pg.PoolClient,
+      private readonly connection: Connection,
+    ) {}
     async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
       return toResult<R>(await this.run(sql, params));
     }
     /** A script of several statements: pg answers with one result per statement, none read. */
     async exec(sql: string): Promise<void> {
-      await this.run(sql, undefined);
+      await this.run(sql, undefined, true);
     }
     end(): void {
       this.open = false;
     }
-    private async run(sql: string, params: readonly unknown[] | undefined): Promise<pg.QueryResult> {
+    private async run(
+      sql: string,
+      params: readonly unknown[] | undefined,
+      script = false,
+    ): Promise<pg.QueryResult> {
       if (!this.open) throw new TransactionEndedError();
       try {
-        return await this.client.query(statement(sql, params));
+        if (this.begun) return await this.client.query(statement(sql, params));
+        this.begun = true;
+        return await this.first(sql, params, script);
       } catch (err) {
         throw failure(err, sql);
+      }
+    }
+    /** The first statement, with the opening ones; on a connection found dead, on another one. */
+    private async first(
+      sql: string,
+      params: readonly unknown[] | undefined,
+      script: boolean,
+    ): Promise<pg.QueryResult> {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          if (!script)
+            return await queryWithOpening(this.client, this.connection.opening, statement(sql, params));
+          // A script of several statements cannot go in one extended-protocol exchange.
+          await this.client.query(this.connection.opening.join('; '));
+          return await this.client.query(sql);
+        } catch (err) {
+          if (attempt >= 2 || !lostBeforeCommit(err)) throw err;
+          this.client.release(true);
+          this.released = true;
+          try {
+            this.client = await this.connection.pool.connect();
+          } catch (connectError) {
+            // Nothing is open on any connection now: nothing to roll back, nothing to release.
+            this.begun = false;
+            throw fault(connectError);
+          }
+          this.released = false;
+        }
       }
     }
   }
 
   async function transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
-    const client = await begin(connection ?? (await ready()));
+    const c = connection ?? (await ready());
+    let client: pg.PoolClient;
+    try {
+      client = await c.pool.connect();
+    } catch (err) {
+      throw fault(err);
+    }
     let broken = false;
-    const tx = new PgTransactionClient(client);
+    const tx = new PgTransactionClient(client, c);
     try {
       let result: T;
       try {
@@ -198,22 +236,27 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       } finally {
         tx.end();
       }
-      try {
-        await client.query('COMMIT');
-      } catch (err) {
-        throw fault(err);
+      // Nothing was sent: there is no transaction to commit.
+      if (tx.begun) {
+        try {
+          await tx.client.query('COMMIT');
+        } catch (err) {
+          throw fault(err);
+        }
       }
       return result;
     } catch (err) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        // The connection is unusable (e.g. dropped): destroy it instead of returning it to the pool.
-        broken = true;
+      if (tx.begun) {
+        try {
+          await tx.client.query('ROLLBACK');
+        } catch {
+          // The connection is unusable (e.g. dropped): destroy it instead of returning it to the pool.
+          broken = true;
+        }
       }
       throw err;
     } finally {
-      client.release(broken);
+      if (!tx.released) tx.client.release(broken);
     }
   }
 
