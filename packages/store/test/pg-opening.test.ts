@@ -137,3 +137,55 @@ describe.runIf(TEST_DATABASE_URL)('pg executor: BEGIN goes with the first statem
     expect(await ids()).toEqual([6]);
   });
 });
+
+describe.runIf(TEST_DATABASE_URL)('pg executor behind a transaction-mode pooler: a statement alone', () => {
+  const databaseUrl = TEST_DATABASE_URL as string;
+  const schema = randomSchemaName();
+  let executor: SqlExecutor;
+
+  beforeAll(async () => {
+    await withAdminClient((admin) =>
+      admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id int PRIMARY KEY)`),
+    );
+    // `pooler: 'transaction'` keeps nothing in the session, as behind PgBouncer: every statement
+    // gets its settings from the SET LOCALs of a transaction of its own.
+    executor = createPgExecutor({
+      connectionString: databaseUrl,
+      schema,
+      max: 1,
+      pooler: 'transaction',
+      statementTimeoutMs: 4321,
+      logger: silentLogger,
+    });
+    await executor.query('SELECT 1');
+  });
+  afterEach(() => vi.restoreAllMocks());
+  afterAll(async () => {
+    await executor.close();
+    await withAdminClient((admin) => admin.query(`DROP SCHEMA ${schema} CASCADE`));
+  });
+
+  it('is one exchange: BEGIN, the SET LOCALs, the statement and COMMIT', async () => {
+    const exchanges = vi.spyOn(pg.Client.prototype, 'query');
+    const { rows } = await executor.query<{ timeout: string; schema: string }>(
+      "SELECT current_setting('statement_timeout') AS timeout, current_schema() AS schema",
+    );
+    expect(rows).toEqual([{ timeout: '4321ms', schema }]);
+    await executor.query('INSERT INTO items (id) VALUES (1)');
+    expect(exchanges).toHaveBeenCalledTimes(2);
+    // Committed: another session sees the row.
+    const seen = await withAdminClient((admin) => admin.query(`SELECT id FROM ${schema}.items`));
+    expect(seen.rows).toEqual([{ id: 1 }]);
+  });
+
+  it('rolls back a statement that fails and leaves the connection usable', async () => {
+    const error = await failureOf(() => executor.query('INSERT INTO items (id) VALUES (1)'));
+    expect((error as { code?: string }).code).toBe('23505');
+    // The one connection again: still inside the aborted transaction, this would fail with 25P02.
+    await executor.query('INSERT INTO items (id) VALUES (2)');
+    expect((await executor.query<{ id: number }>('SELECT id FROM items ORDER BY id')).rows).toEqual([
+      { id: 1 },
+      { id: 2 },
+    ]);
+  });
+});

@@ -21,6 +21,7 @@ interface ProtocolWriter {
   parse(query: { text: string; name?: string; types?: unknown[] }): void;
   bind(config: { portal?: string; statement?: string; values?: unknown[] }): void;
   execute(config: { portal?: string; rows?: number }): void;
+  sync(): void;
 }
 
 /** The members of pg's `Query` this subclass builds on (not in its published types). */
@@ -54,6 +55,7 @@ class OpeningQuery extends Query {
 
   constructor(
     private readonly opening: readonly string[],
+    private readonly closing: readonly string[],
     config: pg.QueryConfig,
     callback: Callback,
   ) {
@@ -90,12 +92,19 @@ class OpeningQuery extends Query {
   }
 
   override prepare(connection: ProtocolWriter): void {
-    for (const text of this.opening) {
-      connection.parse({ text, name: '', types: [] });
-      connection.bind({ portal: '', statement: '', values: [] });
-      connection.execute({ portal: '', rows: 0 });
+    for (const text of this.opening) unnamed(connection, text);
+    if (this.closing.length === 0) {
+      super.prepare(connection);
+      return;
     }
-    super.prepare(connection);
+    // pg writes the statement's messages and ends them with a Sync: the closing statements go
+    // just before it, through a writer that is the connection but for `sync`.
+    const writer: ProtocolWriter = Object.create(connection);
+    writer.sync = () => {
+      for (const text of this.closing) unnamed(connection, text);
+      connection.sync();
+    };
+    super.prepare(writer);
   }
 
   override handleCommandComplete(message: unknown, connection: ProtocolWriter): void {
@@ -104,20 +113,29 @@ class OpeningQuery extends Query {
   }
 }
 
+/** A statement without parameters or rows, parsed unnamed: Parse, Bind, Execute. */
+function unnamed(connection: ProtocolWriter, text: string): void {
+  connection.parse({ text, name: '', types: [] });
+  connection.bind({ portal: '', statement: '', values: [] });
+  connection.execute({ portal: '', rows: 0 });
+}
+
 /**
- * Runs `opening` (statements without parameters or results, e.g. `BEGIN`) and then `statement` on
- * `client` in one exchange; resolves with the statement's result. When any of it fails, nothing
- * after the failure ran.
+ * Runs `opening` (statements without parameters or results, e.g. `BEGIN`), `statement`, then
+ * `closing` (e.g. `COMMIT`) on `client` in one exchange; resolves with the statement's result.
+ * When any of it fails, nothing after the failure ran: a transaction opened before it is still
+ * open (and aborted), for the caller to roll back.
  */
 export function queryWithOpening(
   client: pg.ClientBase,
   opening: readonly string[],
   statement: pg.QueryConfig,
+  closing: readonly string[] = [],
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new OpeningQuery(opening, statement, (error, results) => {
+    const query = new OpeningQuery(opening, closing, statement, (error, results) => {
       if (error) reject(error);
-      else if (Array.isArray(results)) resolve(results[results.length - 1] as pg.QueryResult);
+      else if (Array.isArray(results)) resolve(results[opening.length] as pg.QueryResult);
       else resolve(results as pg.QueryResult);
     });
     client.query(query as unknown as pg.Submittable);

@@ -161,12 +161,29 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     begun = false;
     /** Whether `client` went back to the pool already (destroyed after failing). */
     released = false;
+    /** Whether the COMMIT went with the first statement (`queryAlone`). */
+    committed = false;
     constructor(
       public client: pg.PoolClient,
       private readonly connection: Connection,
     ) {}
     async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
       return toResult<R>(await this.run(sql, params));
+    }
+    /**
+     * The transaction's one statement, sent with its opening and its COMMIT in one exchange (a
+     * statement that needs a transaction only for its `SET LOCAL`s, behind a transaction-mode pooler).
+     */
+    async queryAlone<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      if (this.begun) throw new Error('queryAlone must be the first statement of its transaction');
+      this.begun = true;
+      try {
+        const result = await this.first(sql, params, false, ['COMMIT']);
+        this.committed = true;
+        return toResult<R>(result);
+      } catch (err) {
+        throw failure(err, sql);
+      }
     }
     /** A script of several statements: pg answers with one result per statement, none read. */
     async exec(sql: string): Promise<void> {
@@ -194,11 +211,17 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       sql: string,
       params: readonly unknown[] | undefined,
       script: boolean,
+      closing: readonly string[] = [],
     ): Promise<pg.QueryResult> {
       for (let attempt = 0; ; attempt++) {
         try {
           if (!script)
-            return await queryWithOpening(this.client, this.connection.opening, statement(sql, params));
+            return await queryWithOpening(
+              this.client,
+              this.connection.opening,
+              statement(sql, params),
+              closing,
+            );
           // A script of several statements cannot go in one extended-protocol exchange.
           await this.client.query(this.connection.opening.join('; '));
           return await this.client.query(sql);
@@ -236,8 +259,8 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       } finally {
         tx.end();
       }
-      // Nothing was sent: there is no transaction to commit.
-      if (tx.begun) {
+      // Nothing was sent, or the COMMIT went with the statement: nothing left to commit.
+      if (tx.begun && !tx.committed) {
         try {
           await tx.client.query('COMMIT');
         } catch (err) {
@@ -266,8 +289,10 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
 
     async query<R>(sql: string, params?: readonly unknown[]) {
       const c = connection ?? (await ready());
-      // Without session settings a lone statement needs its own transaction to get them.
-      if (!c.sessionSettings) return transaction((tx) => tx.query<R>(sql, params));
+      // Without session settings a lone statement needs its own transaction to get them: one
+      // exchange all the same (BEGIN, SET LOCALs, the statement, COMMIT, one Sync).
+      if (!c.sessionSettings)
+        return transaction((tx) => (tx as PgTransactionClient).queryAlone<R>(sql, params));
       try {
         return toResult<R>(await c.pool.query(statement(sql, params)));
       } catch (err) {
