@@ -18,10 +18,9 @@
  * Environment: BENCH_FRAMEWORKS=koa,hono, BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_POOL, BENCH_PIN.
  * To see where a side spends its time, see profile-adapters.ts.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   createKeyring,
@@ -34,6 +33,7 @@ import {
 import { createMemoryStore, generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
 import { type BenchModule, formatRate, median, printTable } from './harness.js';
 import { load as loadPath } from './http-child.js';
+import { LOAD_CPU, pinLoadGenerator, pinServer, SERVER_CPU, unpinLoadGenerator } from './pin.js';
 import { serveForParent } from './servers/child.js';
 
 const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
@@ -202,34 +202,6 @@ export async function load(port: number, pool: SignedRequest[], seconds: number)
   return { ...measured, cpuMicrosPerRequest: 0, mainCpuMicrosPerRequest: undefined };
 }
 
-/**
- * Server and load generator on separate cores (Linux `taskset`): the server gets one core to
- * itself (its Web Crypto threads included), autocannon the other. Without it both sides would
- * fight over every core and the numbers would mostly measure the scheduler. BENCH_PIN=0 turns it off.
- */
-const SERVER_CPU = '1';
-const LOAD_CPU = '0';
-let pinned = false;
-
-function pinLoadGenerator(): boolean {
-  pinned = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && pin(process.pid, LOAD_CPU);
-  return pinned;
-}
-
-function unpinLoadGenerator(): void {
-  if (pinned) pin(process.pid, `0-${availableParallelism() - 1}`);
-  pinned = false;
-}
-
-function pin(pid: number, cpu: string): boolean {
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function measure(
   framework: Framework,
   kind: Kind,
@@ -243,7 +215,7 @@ async function measure(
   try {
     // Pinned before it imports anything, so its libuv threads (where Web Crypto verifies) inherit
     // the core too: the load generator then never takes CPU from the server it measures.
-    if (pinned) pin(child.pid!, SERVER_CPU);
+    pinServer(child.pid);
     const [message] = (await once(child, 'message')) as [{ port: number }];
     // Warm-up uses the tail of the pool, the measurement the head: no ID is sent twice to one child.
     await load(message.port, pool.slice(pool.length / 2), WARMUP_S);
