@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUnavailable, TRANSIENT_SQLSTATES, translateFault } from '../src/executor/pg-faults.js';
 import { openStore, type Store } from '../src/index.js';
 import { TEST_DATABASE_URL, unique, withAdminClient } from './helpers/backends.js';
+import { failureOf } from './helpers/failure.js';
 import { newOrder } from './helpers/fixtures.js';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -50,15 +51,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
 }
 
 function expectUnavailable(error: unknown, sqlstate?: string) {

@@ -12,15 +12,7 @@ import { queryWithOpening } from '../src/executor/pg-opening-query.js';
 import { prepared } from '../src/executor/prepared.js';
 import type { SqlExecutor } from '../src/executor/types.js';
 import { randomSchemaName, TEST_DATABASE_URL, withAdminClient } from './helpers/backends.js';
-
-async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
+import { failureOf } from './helpers/failure.js';
 
 describe.runIf(TEST_DATABASE_URL)('pg executor: BEGIN goes with the first statement', () => {
   const databaseUrl = TEST_DATABASE_URL as string;
