@@ -69,13 +69,21 @@ describe('the sandbox state persister', () => {
 
   it('yields to the event loop while comparing a large state, and still stores every change', async () => {
     const { records, saves, persister } = harness(RECORDS_PER_TURN * 4);
-    // Counts the timer turns that ran while the comparison was in progress.
+    // Counts the event-loop turns that ran while the comparison was in progress: an immediate that
+    // queues the next one runs once per turn, and never before \`flush\` resolves unless it yielded.
+    // (A 0 ms interval needed a whole millisecond to pass: a fast machine compared everything in
+    // less and counted no turn at all.)
     let turns = 0;
-    const ticking = setInterval(() => turns++, 0);
+    let ticking: NodeJS.Immediate | undefined;
+    const tick = () => {
+      turns++;
+      ticking = setImmediate(tick);
+    };
+    ticking = setImmediate(tick);
     try {
       await persister.flush();
     } finally {
-      clearInterval(ticking);
+      clearImmediate(ticking);
     }
     expect(saves[0]).toHaveLength(records.length);
     expect(turns).toBeGreaterThan(0);
