@@ -7,33 +7,56 @@
 import { silentLogger } from '@bnpl-kit/core';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPgExecutor } from '../src/executor/pg.js';
+import { createPgExecutor, type PgExecutorOptions } from '../src/executor/pg.js';
 import { queryWithOpening } from '../src/executor/pg-opening-query.js';
 import { prepared } from '../src/executor/prepared.js';
 import type { SqlExecutor } from '../src/executor/types.js';
 import { randomSchemaName, TEST_DATABASE_URL, withAdminClient } from './helpers/backends.js';
 import { failureOf } from './helpers/failure.js';
 
-describe.runIf(TEST_DATABASE_URL)('pg executor: BEGIN goes with the first statement', () => {
-  const databaseUrl = TEST_DATABASE_URL as string;
-  const schema = randomSchemaName();
-  let executor: SqlExecutor;
+const databaseUrl = TEST_DATABASE_URL as string;
 
+/**
+ * An executor on a scratch schema holding `items`, made before the suite's tests and dropped after
+ * them. One connection: every transaction runs on the same one, so what one leaves behind (an open
+ * transaction, a wrongly recorded prepared statement) meets the next.
+ */
+function scratchExecutor(options: Partial<PgExecutorOptions> = {}): {
+  schema: string;
+  executor: () => SqlExecutor;
+} {
+  const schema = randomSchemaName();
+  let executor: SqlExecutor | undefined;
   beforeAll(async () => {
     await withAdminClient((admin) =>
       admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id int PRIMARY KEY, v text)`),
     );
-    // One connection: every transaction below runs on the same one, so what one leaves behind
-    // (an open transaction, a wrongly recorded prepared statement) meets the next.
-    executor = createPgExecutor({ connectionString: databaseUrl, schema, max: 1, logger: silentLogger });
+    executor = createPgExecutor({
+      connectionString: databaseUrl,
+      schema,
+      max: 1,
+      logger: silentLogger,
+      ...options,
+    });
+    await executor.query('SELECT 1');
   });
   afterEach(async () => {
     vi.restoreAllMocks();
-    await executor.query('DELETE FROM items');
+    await executor?.query('DELETE FROM items');
   });
   afterAll(async () => {
-    await executor.close();
+    await executor?.close();
     await withAdminClient((admin) => admin.query(`DROP SCHEMA ${schema} CASCADE`));
+  });
+  return { schema, executor: () => executor as SqlExecutor };
+}
+
+describe.runIf(TEST_DATABASE_URL)('pg executor: BEGIN goes with the first statement', () => {
+  const scratch = scratchExecutor();
+  const schema = scratch.schema;
+  let executor: SqlExecutor;
+  beforeAll(() => {
+    executor = scratch.executor();
   });
 
   async function ids(): Promise<number[]> {
@@ -131,30 +154,13 @@ describe.runIf(TEST_DATABASE_URL)('pg executor: BEGIN goes with the first statem
 });
 
 describe.runIf(TEST_DATABASE_URL)('pg executor behind a transaction-mode pooler: a statement alone', () => {
-  const databaseUrl = TEST_DATABASE_URL as string;
-  const schema = randomSchemaName();
+  // `pooler: 'transaction'` keeps nothing in the session, as behind PgBouncer: every statement
+  // gets its settings from the SET LOCALs of a transaction of its own.
+  const scratch = scratchExecutor({ pooler: 'transaction', statementTimeoutMs: 4321 });
+  const schema = scratch.schema;
   let executor: SqlExecutor;
-
-  beforeAll(async () => {
-    await withAdminClient((admin) =>
-      admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id int PRIMARY KEY)`),
-    );
-    // `pooler: 'transaction'` keeps nothing in the session, as behind PgBouncer: every statement
-    // gets its settings from the SET LOCALs of a transaction of its own.
-    executor = createPgExecutor({
-      connectionString: databaseUrl,
-      schema,
-      max: 1,
-      pooler: 'transaction',
-      statementTimeoutMs: 4321,
-      logger: silentLogger,
-    });
-    await executor.query('SELECT 1');
-  });
-  afterEach(() => vi.restoreAllMocks());
-  afterAll(async () => {
-    await executor.close();
-    await withAdminClient((admin) => admin.query(`DROP SCHEMA ${schema} CASCADE`));
+  beforeAll(() => {
+    executor = scratch.executor();
   });
 
   it('is one exchange: BEGIN, the SET LOCALs, the statement and COMMIT', async () => {
@@ -171,6 +177,7 @@ describe.runIf(TEST_DATABASE_URL)('pg executor behind a transaction-mode pooler:
   });
 
   it('rolls back a statement that fails and leaves the connection usable', async () => {
+    await executor.query('INSERT INTO items (id) VALUES (1)');
     const error = await failureOf(() => executor.query('INSERT INTO items (id) VALUES (1)'));
     expect((error as { code?: string }).code).toBe('23505');
     // The one connection again: still inside the aborted transaction, this would fail with 25P02.

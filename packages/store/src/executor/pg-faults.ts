@@ -67,9 +67,13 @@ export const TRANSIENT_SQLSTATES: readonly TransientClass[] = [
 
 // Node socket failures (ECONNREFUSED, …): the database cannot be reached at all.
 const NODE_NETWORK = /^(ECONN|EPIPE$|ETIMEDOUT$|EHOSTUNREACH$|ENETUNREACH$|ENOTFOUND$|EAI_AGAIN$)/;
+// pg's own message when a statement's answer took longer than the client-side `query_timeout`.
+const PG_READ_TIMEOUT = /Query read timeout/i;
 // pg's own messages for a connection lost, never made, or a client-side query timeout.
-const PG_CONNECTION_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Query read timeout|Client has encountered a connection error|Connection ended|not queryable/i;
+const PG_CONNECTION_MESSAGE = new RegExp(
+  `Connection terminated|timeout exceeded when trying to connect|^timeout expired$|${PG_READ_TIMEOUT.source}|Client has encountered a connection error|Connection ended|not queryable`,
+  'i',
+);
 
 /** The transient class of a failure, or undefined when it is not one (a 500). */
 export function transientClass(err: unknown): TransientClass | undefined {
@@ -97,6 +101,15 @@ export function transientClass(err: unknown): TransientClass | undefined {
 export function isUnavailable(err: unknown): boolean {
   if (err instanceof KitError) return err.code === 'store_unavailable';
   return transientClass(err) !== undefined;
+}
+
+/**
+ * Unavailable because the connection was gone or went away, not because the statement ran past the
+ * client-side read timeout: on another connection it may succeed at once, where a statement that ran
+ * that long would only run that long again.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  return isUnavailable(err) && !(err instanceof Error && PG_READ_TIMEOUT.test(err.message));
 }
 
 /** Rethrows a transient failure as the kit's `store_unavailable` (503); anything else unchanged. */

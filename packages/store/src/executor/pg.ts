@@ -3,7 +3,7 @@
 import type { MarketLogger } from '@bnpl-kit/core';
 import pg from 'pg';
 import { redactDatabaseUrl } from './database-url.js';
-import { isUnavailable, translateFault } from './pg-faults.js';
+import { isConnectionLost, translateFault } from './pg-faults.js';
 import { queryWithOpening } from './pg-opening-query.js';
 import {
   isPreparedStatementClash,
@@ -16,7 +16,7 @@ import {
 } from './pg-session.js';
 import { preparedName } from './prepared.js';
 import { type ScopedTransactionClient, TransactionEndedError } from './transaction-scope.js';
-import type { QueryResult, SqlExecutor, TransactionClient } from './types.js';
+import type { QueryResult, SqlExecutor } from './types.js';
 
 export interface PgExecutorOptions {
   connectionString: string;
@@ -139,16 +139,6 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
   }
 
   /**
-   * A failure of a transaction's first exchange that another connection may not have: the pooled
-   * connection was already dead (the server ended it while it sat idle, and its `error` event was
-   * not seen yet). Nothing of the transaction can have committed, so it is retried elsewhere. Not a
-   * client-side read timeout: the statement ran that long, and would again.
-   */
-  function lostBeforeCommit(err: unknown): boolean {
-    return isUnavailable(err) && !(err instanceof Error && /Query read timeout/i.test(err.message));
-  }
-
-  /**
    * A transaction's client, usable until its work settles (see `transaction-scope.ts`). One object
    * with its methods on a class, not six closures: every webhook with a hook builds one.
    *
@@ -176,14 +166,9 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
      */
     async queryAlone<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
       if (this.begun) throw new Error('queryAlone must be the first statement of its transaction');
-      this.begun = true;
-      try {
-        const result = await this.first(sql, params, false, ['COMMIT']);
-        this.committed = true;
-        return toResult<R>(result);
-      } catch (err) {
-        throw failure(err, sql);
-      }
+      const result = toResult<R>(await this.run(sql, params, false, ['COMMIT']));
+      this.committed = true;
+      return result;
     }
     /** A script of several statements: pg answers with one result per statement, none read. */
     async exec(sql: string): Promise<void> {
@@ -192,26 +177,32 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     end(): void {
       this.open = false;
     }
+    /** `closing` goes with the statement only when it is the first (`queryAlone`). */
     private async run(
       sql: string,
       params: readonly unknown[] | undefined,
       script = false,
+      closing: readonly string[] = [],
     ): Promise<pg.QueryResult> {
       if (!this.open) throw new TransactionEndedError();
       try {
         if (this.begun) return await this.client.query(statement(sql, params));
         this.begun = true;
-        return await this.first(sql, params, script);
+        return await this.first(sql, params, script, closing);
       } catch (err) {
         throw failure(err, sql);
       }
     }
-    /** The first statement, with the opening ones; on a connection found dead, on another one. */
+    /**
+     * The first statement, with the opening ones. The pooled connection may have been dead already
+     * (the server ended it while it sat idle, its `error` event not seen yet): nothing of the
+     * transaction can have committed, so the statement goes again on another connection.
+     */
     private async first(
       sql: string,
       params: readonly unknown[] | undefined,
       script: boolean,
-      closing: readonly string[] = [],
+      closing: readonly string[],
     ): Promise<pg.QueryResult> {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -226,7 +217,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
           await this.client.query(this.connection.opening.join('; '));
           return await this.client.query(sql);
         } catch (err) {
-          if (attempt >= 2 || !lostBeforeCommit(err)) throw err;
+          if (attempt >= 2 || !isConnectionLost(err)) throw err;
           this.client.release(true);
           this.released = true;
           try {
@@ -242,7 +233,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
     }
   }
 
-  async function transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+  async function transaction<T>(work: (tx: PgTransactionClient) => Promise<T>): Promise<T> {
     const c = connection ?? (await ready());
     let client: pg.PoolClient;
     try {
@@ -291,8 +282,7 @@ export function createPgExecutor(options: PgExecutorOptions): SqlExecutor {
       const c = connection ?? (await ready());
       // Without session settings a lone statement needs its own transaction to get them: one
       // exchange all the same (BEGIN, SET LOCALs, the statement, COMMIT, one Sync).
-      if (!c.sessionSettings)
-        return transaction((tx) => (tx as PgTransactionClient).queryAlone<R>(sql, params));
+      if (!c.sessionSettings) return transaction((tx) => tx.queryAlone<R>(sql, params));
       try {
         return toResult<R>(await c.pool.query(statement(sql, params)));
       } catch (err) {
