@@ -35,3 +35,36 @@ export function importsUnder(dir: string): ImportSite[] {
     return importedFiles.map(({ fileName }) => ({ file, specifier: fileName }));
   });
 }
+
+/**
+ * The modules a file's import and export declarations name only as `import type` / `export type`:
+ * erased at build, so they load nothing at run time.
+ */
+function typeOnlySpecifiers(path: string, source: string): Set<string> {
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false);
+  const typeOnly = new Set<string>();
+  const loaded = new Set<string>();
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+    const specifier = statement.moduleSpecifier;
+    if (specifier === undefined || !ts.isStringLiteral(specifier)) continue;
+    const erased = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly === true
+      : statement.isTypeOnly;
+    (erased ? typeOnly : loaded).add(specifier.text);
+  }
+  return new Set([...typeOnly].filter((specifier) => !loaded.has(specifier)));
+}
+
+/** `importsUnder` without the imports that are types only: what a file loads when it runs. */
+export function runtimeImportsUnder(dir: string): ImportSite[] {
+  return typeScriptFiles(join(REPO_ROOT, dir)).flatMap((path) => {
+    const file = relative(REPO_ROOT, path);
+    const source = readFileSync(path, 'utf8');
+    const erased = typeOnlySpecifiers(path, source);
+    const { importedFiles } = ts.preProcessFile(source, true, true);
+    return importedFiles
+      .filter(({ fileName }) => !erased.has(fileName))
+      .map(({ fileName }) => ({ file, specifier: fileName }));
+  });
+}

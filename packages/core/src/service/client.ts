@@ -10,7 +10,9 @@ import { isSecret, type Secret } from '../models/secret.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
 import { createBearerCaller } from './bearer.js';
+import { fetchCall, type HttpCall } from './http-call.js';
 import { idempotencyKeys } from './idempotency.js';
+import { nodeHttpCall } from './node-http-call.js';
 import { defaultSleep } from './retry.js';
 import { createSender } from './sender.js';
 import { traceCalls } from './traced.js';
@@ -21,6 +23,12 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** `APP_API_KEY`, with the `claim_provider` permission. */
   apiKey: string | Secret;
+  /**
+   * How requests reach the service. Unset: on Node, Node's own http client (several times less
+   * CPU per call than fetch); elsewhere, and on Node once something has replaced the global fetch
+   * (msw, a test's stub), the global fetch. Set it to route calls through a fetch of your own,
+   * e.g. `globalThis.fetch` after undici's `setGlobalDispatcher` (a proxy).
+   */
   fetch?: typeof fetch;
   /** Per attempt, covering the whole answer. Default 8000. */
   timeoutMs?: number;
@@ -42,6 +50,16 @@ const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
 /** The global fetch as this module found it: the runtime's own unless something replaced it first. */
 const RUNTIME_FETCH = globalThis.fetch;
 
+/**
+ * How each attempt travels when the caller gave no fetch: Node's http client on Node, else the
+ * runtime's fetch, which honours its signal (no race around it). A global fetch replaced since
+ * this module loaded (a test double) is used instead, and raced, as it may ignore the signal.
+ */
+function defaultCall(): () => HttpCall {
+  const runtime = nodeHttpCall() ?? fetchCall((input, init) => RUNTIME_FETCH(input, init), true);
+  return () => (globalThis.fetch === RUNTIME_FETCH ? runtime : fetchCall(globalThis.fetch, false));
+}
+
 /** Pushing the same tokens again is the same request; new tokens are a new one. */
 async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Promise<string> {
   const digest = base64UrlEncode(await sha256(utf8(tokens.join('\n'))));
@@ -51,10 +69,13 @@ async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Prom
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const send = createSender({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    // The runtime's fetch, unless someone replaced the global since (a test double may ignore
-    // the signal; then every call is raced against it as an injected fetch is).
-    honoursSignal: options.fetch === undefined ? () => globalThis.fetch === RUNTIME_FETCH : () => false,
+    call:
+      options.fetch === undefined
+        ? defaultCall()
+        : (
+            (call) => () =>
+              call
+          )(fetchCall(options.fetch, false)),
     timeoutMs: options.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS,
     policy: {
       retries: options.retries ?? 2,

@@ -8,6 +8,7 @@ import type * as z from 'zod';
 import { KitError } from '../errors.js';
 import { issuesOf } from '../models/wire.js';
 import type { CheckedRequest } from './echoed-answer.js';
+import type { HttpCall } from './http-call.js';
 import { headerSafe } from './idempotency.js';
 import { isPrevalidated, prevalidatedWire } from './prevalidated.js';
 import { type RetryPolicy, withRetries } from './retry.js';
@@ -38,9 +39,8 @@ export interface CallInput {
 export interface SenderOptions {
   /** Without a trailing slash. */
   baseUrl: string;
-  fetch: typeof fetch;
-  /** Whether `fetch` honours its signal (see `Exchange.honoursSignal`); asked per call. */
-  honoursSignal?: () => boolean;
+  /** How this attempt travels (http-call.ts); asked per attempt, as the global fetch may change. */
+  call: () => HttpCall;
   timeoutMs: number;
   policy: RetryPolicy;
 }
@@ -123,8 +123,7 @@ export function createSender(options: SenderOptions): Send {
         sent: body?.checked,
         timeoutMs,
         signal: input.options?.signal,
-        fetch: options.fetch,
-        honoursSignal: options.honoursSignal?.() === true,
+        call: options.call(),
       }),
     ) as Promise<ResponseOf<Op>>;
   };

@@ -8,6 +8,7 @@ import { KitError } from '../errors.js';
 import { issuesOf } from '../models/wire.js';
 import { type CheckedRequest, parseAnswerData } from './echoed-answer.js';
 import { upstreamError } from './errors.js';
+import type { HttpCall } from './http-call.js';
 import { envelopeSchema, type RouteDefinition, type ServiceOperation } from './routes.js';
 
 export interface Exchange {
@@ -20,12 +21,8 @@ export interface Exchange {
   sent?: CheckedRequest | undefined;
   timeoutMs: number;
   signal: AbortSignal | undefined;
-  fetch: typeof fetch;
-  /**
-   * The fetch is the runtime's own, which rejects both the call and the body read with the
-   * signal's reason once it aborts: no race against the signal is needed around it.
-   */
-  honoursSignal?: boolean;
+  /** How the request travels (http-call.ts). */
+  call: HttpCall;
 }
 
 /** Thrown by `exchange` for a 401 so the caller can refresh the token once before giving up. */
@@ -38,24 +35,6 @@ export class UnauthorizedAnswer extends Error {
 
 class TimeoutSignal extends Error {}
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 export async function exchange(ex: Exchange): Promise<unknown> {
   const controller = new AbortController();
   // Built only when the timer fires: an Error per call captures a stack trace nobody reads.
@@ -66,16 +45,13 @@ export async function exchange(ex: Exchange): Promise<unknown> {
   let status: number;
   let text: string;
   try {
-    const sent = ex.fetch(ex.url, {
+    ({ status, text } = await ex.call({
       method: ex.route.method,
+      url: ex.url,
       headers: ex.headers,
       body: ex.body,
       signal: controller.signal,
-    });
-    // Raced with the signal: an injected fetch may ignore it, or not tie the body stream to it.
-    const response = await (ex.honoursSignal ? sent : untilAborted(sent, controller.signal));
-    status = response.status;
-    text = await (ex.honoursSignal ? response.text() : untilAborted(response.text(), controller.signal));
+    }));
   } catch (error) {
     if (controller.signal.reason instanceof TimeoutSignal) {
       throw new KitError(

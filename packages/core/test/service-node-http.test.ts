@@ -1,0 +1,226 @@
+/**
+ * On Node the service client calls the service with Node's own http client (node-http-call.ts)
+ * unless it is given a fetch. Each behaviour the client relies on is checked on both ways against
+ * a real listening server, so the two cannot drift: what is sent (byte for byte), how the answer's
+ * bytes become text, compression, kept-alive connections, a connection that dies, a caller that
+ * gives up. Where they differ on purpose (redirects) the test says so.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServiceClient, type ServiceClient } from '../src/index.js';
+import { isNodeProper } from '../src/service/node-http-call.js';
+import { kitErrorOf } from '../src/testing.js';
+import { ORDERS, orderInput, wireServiceOrder } from './service-support.js';
+
+const TOKEN = JSON.stringify({ success: true, data: { access_token: 'tok-1', expires_in: 3600 } });
+const ORDER = JSON.stringify({ success: true, data: wireServiceOrder() });
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+
+let server: Server | undefined;
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const socket of sockets) socket.destroy();
+  sockets.clear();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** A service that hands out a token and answers the order routes with `answer`. */
+async function service(answer: Answer) {
+  const seen: Seen[] = [];
+  let connections = 0;
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/token')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN);
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      });
+      answer(req, res);
+    });
+  });
+  server.on('connection', (socket) => {
+    connections++;
+    sockets.add(socket);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { baseUrl, seen, connections: () => connections };
+}
+
+function json(body: string | Buffer, headers: Record<string, string> = {}): Answer {
+  return (_req, res) => res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(body);
+}
+
+const TRANSPORTS = {
+  'node:http (the default on Node)': {},
+  'the runtime fetch, given': { fetch: globalThis.fetch },
+} as const;
+
+describe.each(Object.entries(TRANSPORTS))('the service client over %s', (_name, transport) => {
+  const client = (baseUrl: string, timeoutMs = 2_000): ServiceClient =>
+    createServiceClient({ baseUrl, apiKey: 'key-123456', retries: 0, timeoutMs, ...transport });
+
+  it('sends the method, path, headers and the UTF-8 body byte for byte', async () => {
+    const s = await service(json(ORDER));
+    const input = { ...orderInput, referenceId: 'ref-ñ-🙂' };
+    await client(s.baseUrl).createOrder(input);
+    const [request] = s.seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe(ORDERS);
+    expect(request?.headers.authorization).toBe('Bearer tok-1');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['idempotency-key']).toMatch(/^create-order:/);
+    const body = request?.body ?? Buffer.alloc(0);
+    expect(Number(request?.headers['content-length'])).toBe(body.length);
+    expect(JSON.parse(body.toString('utf8')).reference_id).toBe('ref-ñ-🙂');
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('reads an answer compressed with %s', async (encoding, compress) => {
+    const s = await service(json(compress(Buffer.from(ORDER)), { 'content-encoding': encoding }));
+    expect((await client(s.baseUrl).getOrder('ord-1')).id).toBe('ord-1');
+  });
+
+  it('decodes the answer as Response.text() does: a byte-order mark dropped, bad bytes replaced', async () => {
+    const s = await service(json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ORDER)])));
+    expect((await client(s.baseUrl).getOrder('ord-1')).id).toBe('ord-1');
+    const broken = Buffer.from(JSON.stringify({ success: true, data: wireServiceOrder({ id: 'ord-@' }) }));
+    broken[broken.indexOf('ord-@') + 4] = 0xff; // a byte that is never UTF-8, inside the id
+    const t = await service(json(broken));
+    expect((await client(t.baseUrl).getOrder('ord-1')).id).toBe('ord-\uFFFD');
+  });
+
+  it.each([
+    ['plain', (b: Buffer) => b, {}],
+    ['gzip', gzipSync, { 'content-encoding': 'gzip' }],
+  ] as const)(
+    'reports a %s answer cut off by a closed connection as unreachable',
+    async (_kind, encode, headers) => {
+      const whole = encode(Buffer.from(ORDER));
+      const s = await service((_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(whole.length),
+          ...headers,
+        });
+        res.write(whole.subarray(0, 20), () => res.socket?.destroy());
+      });
+      const error = await kitErrorOf(client(s.baseUrl).getOrder('ord-1'));
+      expect(error.code).toBe('upstream_unavailable');
+    },
+  );
+
+  it('reports a compressed answer that does not decompress as unreachable, and the next call gets through', async () => {
+    let first = true;
+    const s = await service((req, res) => {
+      if (!first) return json(ORDER)(req, res);
+      first = false;
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        .end('not gzip at all');
+    });
+    const c = client(s.baseUrl);
+    expect((await kitErrorOf(c.getOrder('ord-1'))).code).toBe('upstream_unavailable');
+    expect((await c.getOrder('ord-1')).id).toBe('ord-1');
+  });
+
+  it('reports a refused connection as unreachable', async () => {
+    const s = await service(json(ORDER));
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    server = undefined;
+    const error = await kitErrorOf(client(s.baseUrl).getOrder('ord-1'));
+    expect(error.code).toBe('upstream_unavailable');
+  });
+
+  it("ends at once with the caller's reason when the caller aborts in the middle of the body", async () => {
+    const controller = new AbortController();
+    const s = await service((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"success":', () => controller.abort(new Error('caller gave up')));
+    });
+    await expect(client(s.baseUrl, 60_000).getOrder('ord-1', { signal: controller.signal })).rejects.toThrow(
+      'caller gave up',
+    );
+  });
+
+  it('times out a body that never ends, and the next call still gets through', async () => {
+    let first = true;
+    const s = await service((_req, res) => {
+      if (first) {
+        first = false;
+        res.writeHead(200, { 'content-type': 'application/json' }).write('{"success":');
+        return;
+      }
+      json(ORDER)(_req, res);
+    });
+    const c = client(s.baseUrl, 150);
+    expect((await kitErrorOf(c.getOrder('ord-1'))).code).toBe('upstream_timeout');
+    expect((await c.getOrder('ord-1')).id).toBe('ord-1');
+  });
+});
+
+describe('node:http, where it differs from fetch', () => {
+  it("keeps one connection alive for a client's calls, the token's included (fetch may open more)", async () => {
+    const s = await service(json(ORDER));
+    const c = createServiceClient({ baseUrl: s.baseUrl, apiKey: 'key-123456' });
+    for (let i = 0; i < 4; i++) await c.getOrder('ord-1');
+    expect(s.seen).toHaveLength(4);
+    expect(s.connections()).toBe(1);
+  });
+
+  it('does not follow a redirect: the 3xx is the answer, with its status', async () => {
+    const s = await service((_req, res) => res.writeHead(302, { location: '/elsewhere' }).end());
+    const c = createServiceClient({ baseUrl: s.baseUrl, apiKey: 'key-123456', retries: 0 });
+    const error = await kitErrorOf(c.getOrder('ord-1'));
+    expect(error.extensions?.upstream_status).toBe(302);
+    expect(s.seen.map((r) => r.url)).toEqual([`${ORDERS}/ord-1`]);
+  });
+
+  it('is what the client uses on Node when given no fetch (fetch sends Sec-Fetch-Mode, node:http does not)', async () => {
+    const s = await service(json(ORDER));
+    await createServiceClient({ baseUrl: s.baseUrl, apiKey: 'key-123456' }).getOrder('ord-1');
+    await createServiceClient({ baseUrl: s.baseUrl, apiKey: 'key-123456', fetch: globalThis.fetch }).getOrder(
+      'ord-1',
+    );
+    expect(s.seen.map((r) => r.headers['sec-fetch-mode'])).toEqual([undefined, 'cors']);
+  });
+});
+
+describe('which runtimes get node:http', () => {
+  const node = { release: { name: 'node' }, versions: { node: '20.19.0' }, getBuiltinModule: () => ({}) };
+  it.each([
+    ['Node 20.16+', node, undefined, true],
+    [
+      'Node without getBuiltinModule (older than 20.16)',
+      { ...node, getBuiltinModule: undefined },
+      undefined,
+      false,
+    ],
+    ['Bun', { ...node, versions: { node: '22.0.0', bun: '1.2.0' } }, undefined, false],
+    ['Deno', { ...node, versions: { node: '22.0.0', deno: '2.1.0' } }, undefined, false],
+    ['Cloudflare Workers with nodejs_compat', node, 'Cloudflare-Workers', false],
+    ['a runtime with no process', undefined, undefined, false],
+  ] as const)('%s: %s', (_name, proc, userAgent, expected) => {
+    expect(isNodeProper(proc, userAgent)).toBe(expected);
+  });
+});
