@@ -7,7 +7,7 @@
  */
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ORDERS, wireServiceOrder } from './service-support.js';
 
 const BASE = 'https://bnpl.test.invalid';
