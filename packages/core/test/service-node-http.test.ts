@@ -5,7 +5,9 @@
  * bytes become text, compression, kept-alive connections, a connection that dies, a caller that
  * gives up. Where they differ on purpose (redirects) the test says so.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -203,6 +205,24 @@ describe('node:http, where it differs from fetch', () => {
       'ord-1',
     );
     expect(s.seen.map((r) => r.headers['sec-fetch-mode'])).toEqual([undefined, 'cors']);
+  });
+});
+
+describe('node:http over TLS', () => {
+  it('speaks TLS to an https service and checks its certificate (a self-signed one is refused)', async () => {
+    const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+    server = createTlsServer(
+      { key: fixture('self-signed-key.pem'), cert: fixture('self-signed-cert.pem') },
+      (_req, res) => res.writeHead(200).end(TOKEN),
+    );
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const error = await kitErrorOf(
+      createServiceClient({ baseUrl, apiKey: 'key-123456', retries: 0 }).getOrder('ord-1'),
+    );
+    expect(error.code).toBe('upstream_unavailable');
+    // The TLS handshake ran and refused the certificate: not plain HTTP sent to a TLS port.
+    expect((error.cause as { code?: string }).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 });
 

@@ -19,10 +19,11 @@ import type * as Https from 'node:https';
 import type * as Zlib from 'node:zlib';
 import type { HttpAnswer, HttpCall, HttpRequest } from './http-call.js';
 
+/** Each module loaded on first use: a service on plain http never loads TLS, nor zlib unless it compresses. */
 interface NodeModules {
-  http: typeof Http;
-  https: typeof Https;
-  zlib: typeof Zlib;
+  http(): typeof Http;
+  https(): typeof Https;
+  zlib(): typeof Zlib;
 }
 
 export interface NodeProcess {
@@ -44,22 +45,24 @@ export function isNodeProper(proc: NodeProcess | undefined, userAgent: string | 
 function nodeModules(): NodeModules | undefined {
   const proc = (globalThis as { process?: NodeProcess }).process;
   const userAgent = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent;
-  if (!isNodeProper(proc, userAgent) || !proc?.getBuiltinModule) return undefined;
+  const load = proc?.getBuiltinModule;
+  if (!isNodeProper(proc, userAgent) || load === undefined) return undefined;
+  // getBuiltinModule hands back the loaded module after the first call: nothing to cache here.
   return {
-    http: proc.getBuiltinModule('node:http') as typeof Http,
-    https: proc.getBuiltinModule('node:https') as typeof Https,
-    zlib: proc.getBuiltinModule('node:zlib') as typeof Zlib,
+    http: () => load('node:http') as typeof Http,
+    https: () => load('node:https') as typeof Https,
+    zlib: () => load('node:zlib') as typeof Zlib,
   };
 }
 
 /** An answer's body as a stream of plain bytes, whatever `Content-Encoding` it came in. */
-function decoded(zlib: typeof Zlib, res: Http.IncomingMessage): NodeJS.ReadableStream {
+function decoded(modules: NodeModules, res: Http.IncomingMessage): NodeJS.ReadableStream {
   const encoding = String(res.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(zlib.createGunzip());
-  if (encoding === 'deflate') return res.pipe(zlib.createInflate());
-  if (encoding === 'br') return res.pipe(zlib.createBrotliDecompress());
+  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(modules.zlib().createGunzip());
+  if (encoding === 'deflate') return res.pipe(modules.zlib().createInflate());
+  if (encoding === 'br') return res.pipe(modules.zlib().createBrotliDecompress());
   return res;
 }
 
@@ -74,7 +77,7 @@ function send(
   if (signal.aborted) return Promise.reject(signal.reason);
   const url = new URL(request.url);
   const client =
-    url.protocol === 'https:' ? modules.https : url.protocol === 'http:' ? modules.http : undefined;
+    url.protocol === 'https:' ? modules.https() : url.protocol === 'http:' ? modules.http() : undefined;
   if (client === undefined) {
     return Promise.reject(
       new TypeError(`The service URL's scheme ${url.protocol} is neither http: nor https:`),
@@ -112,7 +115,7 @@ function send(
       // A connection cut mid-body is an error of `res`; a bad compressed body one of the
       // decompressor, which `pipe` does not pass on: both are listened to.
       res.on('error', (error) => finish(error));
-      const body = decoded(modules.zlib, res);
+      const body = decoded(modules, res);
       if (body !== res) body.on('error', (error) => finish(error));
       body.on('data', (chunk: Buffer) => chunks.push(chunk));
       body.on('end', () =>
