@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../src/index.js';
@@ -205,6 +205,52 @@ describe('node:http, where it differs from fetch', () => {
       'ord-1',
     );
     expect(s.seen.map((r) => r.headers['sec-fetch-mode'])).toEqual([undefined, 'cors']);
+  });
+});
+
+describe('node:http and a kept-alive connection the service closes', () => {
+  /**
+   * A service (raw TCP, HTTP/1.1 by hand) that answers the first request on each connection and
+   * resets the connection on the second without answering: from the client's side exactly the race
+   * of a kept-alive connection closed by the service as the next request goes out.
+   */
+  async function resettingService() {
+    let connections = 0;
+    const tcp = createTcpServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      let seen = '';
+      let answered = 0;
+      socket.on('data', (chunk) => {
+        seen += chunk.toString('latin1');
+        while (seen.includes('\r\n\r\n')) {
+          const end = seen.indexOf('\r\n\r\n') + 4;
+          const length = Number(/content-length: *(\d+)/i.exec(seen.slice(0, end))?.[1] ?? 0);
+          if (seen.length < end + length) return;
+          const path = seen.slice(0, end).split(' ')[1];
+          seen = seen.slice(end + length);
+          if (answered++ > 0) return socket.resetAndDestroy();
+          const body = path === '/v1/token' ? TOKEN : ORDER;
+          socket.write(
+            `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
+        }
+      });
+    });
+    server = tcp as unknown as Server;
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    return {
+      baseUrl: `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`,
+      connections: () => connections,
+    };
+  }
+
+  it('sends the request once more on a new connection, and the call succeeds', async () => {
+    const s = await resettingService();
+    const c = createServiceClient({ baseUrl: s.baseUrl, apiKey: 'key-123456', retries: 0 });
+    // The token takes the first connection; the order read reuses it, is reset, and is sent again.
+    expect((await c.getOrder('ord-1')).id).toBe('ord-1');
+    expect(s.connections()).toBe(2);
   });
 });
 

@@ -92,9 +92,34 @@ function send(
   }
   const headers: Record<string, string | number> = { ...request.headers };
   if (request.body !== undefined) headers['Content-Length'] = Buffer.byteLength(request.body);
+  const once = (via: Http.Agent | false) => attempt(modules, client, url, headers, via, request);
+  // A kept-alive connection the service closed just as this request went out fails before any
+  // answer: the service never read the request, so it is sent once more on a new connection
+  // (Node's documented use of `reusedSocket`). The new connection is not pooled: it is rare.
+  return once(agent).catch((error: unknown) =>
+    error instanceof StaleConnection && !signal.aborted ? once(false) : Promise.reject(error),
+  );
+}
 
+/** A request that failed on a reused connection before any byte of an answer arrived. */
+class StaleConnection extends Error {
+  constructor(cause: unknown) {
+    super('The kept-alive connection to the service was closed under the request', { cause });
+  }
+}
+
+function attempt(
+  modules: NodeModules,
+  client: typeof Http | typeof Https,
+  url: URL,
+  headers: Record<string, string | number>,
+  agent: Http.Agent | false,
+  request: HttpRequest,
+): Promise<HttpAnswer> {
+  const { signal } = request;
   return new Promise<HttpAnswer>((resolve, reject) => {
     let settled = false;
+    let answered = false;
     const finish = (error: unknown, answer?: HttpAnswer) => {
       if (settled) return;
       settled = true;
@@ -109,8 +134,9 @@ function send(
     const req = client.request(url, { method: request.method, headers, agent });
     const onAbort = () => finish(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (error) => finish(error));
+    req.on('error', (error) => finish(!answered && req.reusedSocket ? new StaleConnection(error) : error));
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       // A connection cut mid-body is an error of `res`; a bad compressed body one of the
       // decompressor, which `pipe` does not pass on: both are listened to.
