@@ -60,6 +60,12 @@ function defaultCall(): () => HttpCall {
   return () => (globalThis.fetch === RUNTIME_FETCH ? runtime : fetchCall(globalThis.fetch, false));
 }
 
+/** Every attempt through the fetch the caller gave, raced against the signal it may ignore. */
+function givenFetchCall(fetchImpl: typeof fetch): () => HttpCall {
+  const call = fetchCall(fetchImpl, false);
+  return () => call;
+}
+
 /** Pushing the same tokens again is the same request; new tokens are a new one. */
 async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Promise<string> {
   const digest = base64UrlEncode(await sha256(utf8(tokens.join('\n'))));
@@ -69,13 +75,7 @@ async function pushClaimsKey(credifyId: string, tokens: readonly string[]): Prom
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const send = createSender({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    call:
-      options.fetch === undefined
-        ? defaultCall()
-        : (
-            (call) => () =>
-              call
-          )(fetchCall(options.fetch, false)),
+    call: options.fetch === undefined ? defaultCall() : givenFetchCall(options.fetch),
     timeoutMs: options.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS,
     policy: {
       retries: options.retries ?? 2,
