@@ -17,7 +17,7 @@
  * flight at either end of the window put a few queries more in it than the answers counted (at
  * 16 connections and a few hundred orders/s, 1–3 %): 1.02 is one round trip per order.
  *
- * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,express,koa,hono; a name
+ * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,baseline-http,express,koa,hono; a name
  * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN; BENCH_NODE_FLAGS and
  * BENCH_SERVICE_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) for the server and the service;
@@ -33,7 +33,8 @@ import { DATABASE_URL } from './pg-fixture.js';
 import * as rounds from './pg-rounds.js';
 import { isPinned, LOAD_CPU, pin } from './pin.js';
 
-const CANDIDATES = ['baseline', 'express', 'koa', 'hono'] as const;
+// `baseline-http` is the baseline with its service call on node:http, as the kit's on Node.
+const CANDIDATES = ['baseline', 'baseline-http', 'express', 'koa', 'hono'] as const;
 type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof rounds.BEFORE_SUFFIX}`;
 const CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 16);
 const POOL = 40_000;
@@ -76,10 +77,10 @@ async function measure(candidate: Candidate, schema: string) {
   try {
     const framework = rounds.baseCandidate<(typeof CANDIDATES)[number]>(candidate);
     const spec =
-      framework === 'baseline'
+      framework === 'baseline' || framework === 'baseline-http'
         ? {
             script: rounds.scriptFor(candidate, server('baseline-orders')),
-            args: [DATABASE_URL, schema, service.url],
+            args: [DATABASE_URL, schema, service.url, framework === 'baseline' ? 'fetch' : 'http'],
           }
         : {
             script: rounds.scriptFor(candidate, server('kit-orders')),

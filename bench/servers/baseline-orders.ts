@@ -5,16 +5,25 @@
  * the same sandbox service with a cached access token, one INSERT. No fingerprint, no replay
  * lookup, no history row: the floor, not a design to copy.
  *
- *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl>
+ * The service call goes through fetch, as a hand-written endpoint usually does; with `http` as the
+ * last argument (the `baseline-http` candidate) through `node:http` with a kept-alive agent, as
+ * the kit's service client does on Node: the floor for the kit's own work, the transport aside.
+ *
+ *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl> [fetch|http]
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { OrderCreateRequest } from '@bnpl-kit/core';
 import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 import { countRoundTrips } from './count-round-trips.js';
 
-const [databaseUrl, schema, serviceUrl] = process.argv.slice(2) as [string, string, string];
+const [databaseUrl, schema, serviceUrl, transport = 'fetch'] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  ('fetch' | 'http')?,
+];
 countRoundTrips(pg);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
 
@@ -23,6 +32,33 @@ const tokenResponse = await fetch(`${serviceUrl}/v1/token`, {
   headers: { 'X-API-KEY': 'sk_bench_key', accept: 'application/json' },
 });
 const token = ((await tokenResponse.json()) as { data: { access_token: string } }).data.access_token;
+
+const agent = new Agent({ keepAlive: true });
+
+/** One POST to the service through the transport the command line chose. */
+async function post(
+  url: string,
+  init: { headers: Record<string, string>; body: string },
+): Promise<{ ok: boolean; text: string }> {
+  if (transport === 'fetch') {
+    const answer = await fetch(url, { method: 'POST', ...init });
+    return { ok: answer.ok, text: await answer.text() };
+  }
+  return new Promise((resolve, reject) => {
+    const headers = { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
+    const req = request(url, { method: 'POST', headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 
 /** The market endpoint's arithmetic rule (WIRE §1), by hand. */
 function sumsUp(order: OrderCreateRequest): boolean {
@@ -50,8 +86,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return send(res, 400, '{"code":"validation_failed"}');
   }
   if (!sumsUp(order)) return send(res, 400, '{"code":"validation_failed"}');
-  const answer = await fetch(`${serviceUrl}/v1/integration/bnpl-consumers/orders`, {
-    method: 'POST',
+  const answer = await post(`${serviceUrl}/v1/integration/bnpl-consumers/orders`, {
     headers: {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
@@ -61,7 +96,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     body: JSON.stringify(orderCreateRequestCodec.encode(order)),
   });
   if (!answer.ok) return send(res, 502, '{"code":"service_error"}');
-  const created = ((await answer.json()) as { data: { id: string; order_status: string } }).data;
+  const created = (JSON.parse(answer.text) as { data: { id: string; order_status: string } }).data;
   await pool.query(
     `INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
      VALUES ($1, $2, $3::numeric, $4, $5::jsonb, $6, '')`,
