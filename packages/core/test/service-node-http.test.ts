@@ -14,9 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../src/index.js';
 import { isNodeProper } from '../src/service/node-http-call.js';
 import { kitErrorOf } from '../src/testing.js';
-import { ORDERS, orderInput, wireServiceOrder } from './service-support.js';
+import { ORDERS, orderInput, TOKEN_BODY, wireServiceOrder } from './service-support.js';
 
-const TOKEN = JSON.stringify({ success: true, data: { access_token: 'tok-1', expires_in: 3600 } });
 const ORDER = JSON.stringify({ success: true, data: wireServiceOrder() });
 
 interface Seen {
@@ -46,7 +45,7 @@ async function service(answer: Answer) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.url === '/v1/token')
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN);
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_BODY);
       seen.push({
         method: req.method ?? '',
         url: req.url ?? '',
@@ -230,7 +229,7 @@ describe('node:http and a kept-alive connection the service closes', () => {
           const path = seen.slice(0, end).split(' ')[1];
           seen = seen.slice(end + length);
           if (answered++ > 0) return socket.resetAndDestroy();
-          const body = path === '/v1/token' ? TOKEN : ORDER;
+          const body = path === '/v1/token' ? TOKEN_BODY : ORDER;
           socket.write(
             `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
           );
@@ -259,7 +258,7 @@ describe('node:http over TLS', () => {
     const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
     server = createTlsServer(
       { key: fixture('self-signed-key.pem'), cert: fixture('self-signed-cert.pem') },
-      (_req, res) => res.writeHead(200).end(TOKEN),
+      (_req, res) => res.writeHead(200).end(TOKEN_BODY),
     );
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -8,9 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServiceClient } from '../src/index.js';
 import { kitErrorOf } from '../src/testing.js';
-import { ORDERS } from './service-support.js';
-
-const TOKEN = JSON.stringify({ success: true, data: { access_token: 'tok-1', expires_in: 3600 } });
+import { ORDERS, TOKEN_BODY } from './service-support.js';
 
 let server: Server | undefined;
 const stalled: ServerResponse[] = [];
@@ -24,7 +22,8 @@ afterEach(async () => {
 /** A service that answers the token and then stalls the order read as `stall` says. */
 async function stallingService(stall: 'headers' | 'body'): Promise<string> {
   server = createServer((req, res) => {
-    if (req.url === '/v1/token') return res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN);
+    if (req.url === '/v1/token')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(TOKEN_BODY);
     if (req.url?.startsWith(ORDERS)) {
       stalled.push(res);
       if (stall === 'body') res.writeHead(200, { 'content-type': 'application/json' }).write('{"success":');

@@ -37,6 +37,12 @@ export function tokenAnswer(token = 'tok-1', expiresIn = 3600): Response {
   return envelope({ access_token: token, expires_in: expiresIn });
 }
 
+/** `tokenAnswer()`'s body, for a real listening stand-in. */
+export const TOKEN_BODY = JSON.stringify({
+  success: true,
+  data: { access_token: 'tok-1', expires_in: 3600 },
+});
+
 /** Never answers until the request is aborted (the client's timeout). */
 export const never: Answer = (_request, signal) =>
   new Promise((_, reject) => {

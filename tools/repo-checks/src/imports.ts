@@ -26,16 +26,6 @@ export function typeScriptFiles(dir: string): string[] {
   });
 }
 
-/** The imports of every TypeScript file under `dir` (relative to the repository root). */
-export function importsUnder(dir: string): ImportSite[] {
-  return typeScriptFiles(join(REPO_ROOT, dir)).flatMap((path) => {
-    const file = relative(REPO_ROOT, path);
-    // preProcessFile reads imports without type-checking: fast enough to run over the whole tree.
-    const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
-    return importedFiles.map(({ fileName }) => ({ file, specifier: fileName }));
-  });
-}
-
 /**
  * The modules a file's import and export declarations name only as `import type` / `export type`:
  * erased at build, so they load nothing at run time.
@@ -56,15 +46,20 @@ function typeOnlySpecifiers(path: string, source: string): Set<string> {
   return new Set([...typeOnly].filter((specifier) => !loaded.has(specifier)));
 }
 
-/** `importsUnder` without the imports that are types only: what a file loads when it runs. */
-export function runtimeImportsUnder(dir: string): ImportSite[] {
+/**
+ * The imports of every TypeScript file under `dir` (relative to the repository root). With
+ * `typeOnly: false`, without the modules a file names only in `import type`/`export type`: what
+ * it loads when it runs.
+ */
+export function importsUnder(dir: string, options: { typeOnly?: boolean } = {}): ImportSite[] {
   return typeScriptFiles(join(REPO_ROOT, dir)).flatMap((path) => {
     const file = relative(REPO_ROOT, path);
     const source = readFileSync(path, 'utf8');
-    const erased = typeOnlySpecifiers(path, source);
+    const erased = options.typeOnly === false ? typeOnlySpecifiers(path, source) : undefined;
+    // preProcessFile reads imports without type-checking: fast enough to run over the whole tree.
     const { importedFiles } = ts.preProcessFile(source, true, true);
     return importedFiles
-      .filter(({ fileName }) => !erased.has(fileName))
+      .filter(({ fileName }) => !erased?.has(fileName))
       .map(({ fileName }) => ({ file, specifier: fileName }));
   });
 }

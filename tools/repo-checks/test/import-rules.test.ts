@@ -5,7 +5,7 @@
  */
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ImportSite, importsUnder, runtimeImportsUnder } from '../src/imports.js';
+import { type ImportSite, importsUnder } from '../src/imports.js';
 import { workspacePackages } from '../src/workspace.js';
 
 const ADAPTER_IMPORTS = ['@bnpl-kit/core', '@bnpl-kit/core/node', '@bnpl-kit/core/unstable-internals'];
@@ -144,7 +144,7 @@ describe('import rules', () => {
     const core = byName.get('@bnpl-kit/core');
     expect(core).toBeDefined();
     // Types from node: modules are fine anywhere (erased); what runs must not load them.
-    const found = runtimeImportsUnder('packages/core/src').filter(
+    const found = importsUnder('packages/core/src', { typeOnly: false }).filter(
       ({ file, specifier }) =>
         specifier.startsWith('node:') &&
         !file.startsWith('packages/core/src/node/') &&
