@@ -121,8 +121,10 @@ if (!profileOut)
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 512,
     // Count what the young and old generation collected too: the total allocated, not what survived.
+    // BENCH_HEAP_PROMOTED=1 leaves out what a scavenge collected: what lived long enough to be
+    // promoted (to the old generation, which only a mark-compact frees) and what is still alive.
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_PROMOTED !== '1',
   });
 await run(warm, total);
 const heap = profileOut

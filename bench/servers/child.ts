@@ -4,8 +4,9 @@
  * JavaScript thread alone where Linux exposes it), so the parent can compute CPU per request.
  */
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import { roundTrips } from './count-round-trips.js';
 
@@ -28,8 +29,42 @@ function mainThreadCpuMicros(): number | undefined {
   }
 }
 
+/**
+ * BENCH_HEAP_SAMPLE_OUT=<file>: a sampling heap profile of the measured window (mark to report),
+ * written to <file>.<pid>.heapprofile with the window's request count (`heap-top.ts` reads it).
+ * It counts everything allocated, or with BENCH_HEAP_SAMPLE=promoted only what a scavenge did not
+ * collect: the objects that lived long enough to be promoted to the old generation, which make
+ * scavenges slow (they are copied) and mark-compacts frequent. The inspector's callbacks run
+ * synchronously.
+ */
+function heapSampler(server: Server, out: string | undefined): { start(): void; stop(): void } | undefined {
+  if (!out) return undefined;
+  // The requests of the window go into the file with the profile, for bytes per request.
+  let requests = 0;
+  server.on('request', () => requests++);
+  const session = new Session();
+  session.connect();
+  session.post('HeapProfiler.enable');
+  return {
+    start: () => {
+      requests = 0;
+      session.post('HeapProfiler.startSampling', {
+        samplingInterval: 512,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SAMPLE !== 'promoted',
+      } as object);
+    },
+    stop: () =>
+      session.post('HeapProfiler.stopSampling', (error, result) => {
+        if (!error)
+          writeFileSync(`${out}.${process.pid}.heapprofile`, JSON.stringify({ ...result.profile, requests }));
+      }),
+  };
+}
+
 export async function serveForParent(server: Server): Promise<void> {
   if (!server.listening) await once(server, 'listening');
+  const sampler = heapSampler(server, process.env.BENCH_HEAP_SAMPLE_OUT);
   let mark = process.cpuUsage();
   let mainMark = mainThreadCpuMicros();
   let tripsMark = roundTrips();
@@ -38,7 +73,9 @@ export async function serveForParent(server: Server): Promise<void> {
       mark = process.cpuUsage();
       mainMark = mainThreadCpuMicros();
       tripsMark = roundTrips();
+      sampler?.start();
     } else if (message === 'report') {
+      sampler?.stop();
       const used = process.cpuUsage(mark);
       const main = mainThreadCpuMicros();
       const trips = roundTrips();

@@ -83,23 +83,56 @@ function readIncoming(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Ar
 }
 
 /**
+ * What the direct readers of one request need, kept on it under one symbol. The readers and the
+ * `signal` getter below are shared by every request and find their request's values here: a
+ * function made per request and defined on it (a getter especially) would give each request a
+ * hidden class of its own or turn it into a dictionary-mode object, one more per request.
+ */
+interface NodeSide {
+  incoming: NodeIncoming;
+  outgoing: NodeOutgoing | undefined;
+  signal: AbortSignal | undefined;
+}
+
+const NODE_SIDE = Symbol('bnpl-kit.hono.node-side');
+type Sided = Request & { [NODE_SIDE]: NodeSide };
+
+/**
  * The request's signal without building the full Request: asking Hono's lazy Request for `signal`
  * builds it, body stream included, and that stream then competes with the direct reader. Aborted
  * when the response closes before it finished (the client went away), as @hono/node-server does.
  */
-function signalOf(outgoing: NodeOutgoing | undefined): () => AbortSignal {
-  let signal: AbortSignal | undefined;
-  return () => {
-    if (signal) return signal;
-    const controller = new AbortController();
-    signal = controller.signal;
-    if (outgoing?.closed) {
-      if (!outgoing.writableFinished) controller.abort();
-    } else {
-      outgoing?.once('close', () => outgoing.writableFinished || controller.abort());
-    }
-    return signal;
-  };
+function signalOf(side: NodeSide): AbortSignal {
+  if (side.signal) return side.signal;
+  const controller = new AbortController();
+  side.signal = controller.signal;
+  const { outgoing } = side;
+  if (outgoing?.closed) {
+    if (!outgoing.writableFinished) controller.abort();
+  } else {
+    outgoing?.once('close', () => outgoing.writableFinished || controller.abort());
+  }
+  return side.signal;
+}
+
+const SIGNAL: PropertyDescriptor = {
+  get(this: Sided) {
+    return signalOf(this[NODE_SIDE]);
+  },
+  configurable: true,
+};
+
+// Node has already lower-cased the header names and joined repeated values with ", ", which is
+// what `Headers.get` returns too.
+function readHeader(this: Sided, name: string): string | null {
+  const value = this[NODE_SIDE].incoming.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
+function readBody(this: Sided, maxBytes: number): Promise<Uint8Array | undefined> {
+  return lazyRequestBuilt(this)
+    ? Promise.resolve(undefined)
+    : readIncoming(this[NODE_SIDE].incoming, maxBytes);
 }
 
 /** The Node response behind `c`, when Hono runs on @hono/node-server. */
@@ -108,24 +141,20 @@ export function nodeOutgoing(c: Context): NodeOutgoing | undefined {
   return typeof outgoing?.once === 'function' ? (outgoing as NodeOutgoing) : undefined;
 }
 
-/**
- * Gives `request` (Hono's lazy Request) the direct readers and a signal of its own. Node has
- * already lower-cased the header names and joined repeated values with ", ", which is what
- * `Headers.get` returns too.
- */
+/** Gives `request` (Hono's lazy Request) the direct readers and a signal of its own. */
 export function withNodeReaders(request: Request, incoming: NodeIncoming, outgoing?: NodeOutgoing): Request {
-  Object.defineProperty(request, 'signal', { get: signalOf(outgoing), configurable: true });
-  Object.defineProperty(request, READ_HEADER, {
-    value(name: string): string | null {
-      const value = incoming.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  });
-  Object.defineProperty(request, READ_BODY, {
-    value: (maxBytes: number) =>
-      lazyRequestBuilt(request) ? Promise.resolve(undefined) : readIncoming(incoming, maxBytes),
-  });
+  const side: NodeSide = { incoming, outgoing, signal: undefined };
+  Object.defineProperty(request, NODE_SIDE, { value: side });
+  Object.defineProperty(request, 'signal', SIGNAL);
+  Object.defineProperty(request, READ_HEADER, { value: readHeader });
+  Object.defineProperty(request, READ_BODY, { value: readBody });
   return request;
+}
+
+const CLIENT_SOCKET = Symbol('bnpl-kit.hono.client-socket');
+
+function clientAddress(this: Request & { [CLIENT_SOCKET]: { remoteAddress?: string } }): string | undefined {
+  return this[CLIENT_SOCKET].remoteAddress;
 }
 
 /**
@@ -136,7 +165,8 @@ export function withClientAddress(request: Request, c: Context): Request {
   const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
     ?.socket;
   if (socket && !Object.hasOwn(request, READ_CLIENT_ADDRESS)) {
-    Object.defineProperty(request, READ_CLIENT_ADDRESS, { value: () => socket.remoteAddress });
+    Object.defineProperty(request, CLIENT_SOCKET, { value: socket });
+    Object.defineProperty(request, READ_CLIENT_ADDRESS, { value: clientAddress });
   }
   return request;
 }

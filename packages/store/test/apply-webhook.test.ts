@@ -1,6 +1,7 @@
 import type { OrderStatus, WebhookEventEffect } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
+import { shapeProblem } from '../../../vitest.v8-shapes.ts';
 import type { Store } from '../src/index.js';
 import { backends, databaseForSuite, deferred, unique } from './helpers/backends.js';
 import { newOrder } from './helpers/fixtures.js';
@@ -138,6 +139,20 @@ describe.each(backends)('a webhook applied as one statement on $name', (backend)
     // An own enumerable property like the others: spread and JSON carry it.
     expect({ ...late }.order).toEqual(late.order);
     expect(JSON.parse(JSON.stringify(late)).order.id).toBe(order.id);
+    expect(Object.keys(late)).toEqual(['duplicate', 'previousStatus', 'order']);
+  });
+
+  it('gives every result one hidden class with fast properties, order read or not (one per webhook)', async () => {
+    const results: object[] = [];
+    for (const to of ['APPROVED', 'PAID'] as const) {
+      const order = await stored();
+      results.push(
+        await suite.store.transaction((tx) => tx.applyWebhookEvent(statusEvent(order.id, to, true))),
+      );
+    }
+    expect(shapeProblem(results)).toBeUndefined();
+    void (results[0] as { order: unknown }).order;
+    expect(shapeProblem(results)).toBeUndefined();
   });
 
   it('applies one event ID exactly once under concurrent deliveries from two pools', async () => {

@@ -124,19 +124,48 @@ function orderFromJson(json: string): StoredOrder {
   return toOrder({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) });
 }
 
-/** The order as it is after the event, from the statement's JSON, built on first read. */
-function lazyOrder(json: string, moved: { to: OrderStatus; at: Date } | undefined): () => StoredOrder {
-  let order: StoredOrder | undefined;
-  return () => {
-    if (order !== undefined) return order;
-    order = orderFromJson(json);
-    if (moved !== undefined) {
-      order.status = moved.to;
-      order.updatedAt = moved.at;
+/**
+ * A fresh event's result with the order as it is after the event, built from the statement's JSON
+ * on first read. `order` is an own, enumerable property like the others (spread and JSON see it),
+ * an accessor whose two functions are shared by every result: a getter made per result (an object
+ * literal's `get order()`) turns each result into a dictionary-mode object, one more per webhook.
+ */
+class AppliedWithLazyOrder implements AppliedWebhookEvent {
+  declare duplicate: false;
+  declare previousStatus: OrderStatus;
+  declare order: StoredOrder | undefined;
+  #json: string;
+  #moved: { to: OrderStatus; at: Date } | undefined;
+  #order: StoredOrder | undefined = undefined;
+
+  constructor(previousStatus: OrderStatus, json: string, moved: { to: OrderStatus; at: Date } | undefined) {
+    this.#json = json;
+    this.#moved = moved;
+    // Assigned here, in this order: the keys read as the plain results' do.
+    this.duplicate = false;
+    this.previousStatus = previousStatus;
+    Object.defineProperty(this, 'order', LAZY_ORDER);
+  }
+
+  static read(applied: AppliedWithLazyOrder): StoredOrder {
+    if (applied.#order !== undefined) return applied.#order;
+    const order = orderFromJson(applied.#json);
+    if (applied.#moved !== undefined) {
+      order.status = applied.#moved.to;
+      order.updatedAt = applied.#moved.at;
     }
+    applied.#order = order;
     return order;
-  };
+  }
 }
+
+const LAZY_ORDER: PropertyDescriptor = {
+  get(this: AppliedWithLazyOrder) {
+    return AppliedWithLazyOrder.read(this);
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Promise<AppliedWebhookEvent> {
   const update = effect.statusUpdate;
@@ -162,15 +191,7 @@ async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Prom
     row.new_updated_at !== null && update !== undefined
       ? { to: update.to, at: row.new_updated_at }
       : undefined;
-  const read = lazyOrder(row.order_json, moved);
-  // `order` is an own, enumerable property like the others (spread and JSON see it), read lazily.
-  return {
-    duplicate: false,
-    previousStatus,
-    get order() {
-      return read();
-    },
-  };
+  return new AppliedWithLazyOrder(previousStatus, row.order_json, moved);
 }
 
 // Order creation looks its reference up, then inserts: both run on every order, so PostgreSQL

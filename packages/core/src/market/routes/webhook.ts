@@ -145,38 +145,63 @@ async function afterApply(
   const statusNow = readiness ? state.order?.status : undefined;
   const readyForDisbursement = readiness && (statusNow === undefined || READY_FROM.has(statusNow));
   await callHook(ctx, 'handleWebhook', () =>
-    handle(hookInput(eventId, event, state, result, readyForDisbursement, tx), hookContext),
+    handle(new HookInput(eventId, event, state, result, readyForDisbursement, tx), hookContext),
   );
 }
 
 /**
  * The hook's input, with `order` passed through as the store gave it: a store that builds the
  * order on first read (`@bnpl-kit/store` does) builds it only if the hook reads it. `order` stays
- * an own enumerable property (spread, `Object.keys` and JSON see it) and can be assigned.
+ * an own enumerable property, in its place among the others (spread, `Object.keys` and JSON see
+ * it), and can be assigned. Its accessor's two functions are shared by every input: a getter and
+ * setter made per input (an object literal's) turn each input into a dictionary-mode object.
  */
-function hookInput(
-  eventId: string,
-  event: KnownWebhookEvent,
-  state: OrderState,
-  transition: TransitionResult | undefined,
-  readyForDisbursement: boolean,
-  tx: MarketTransaction,
-): WebhookHookInput {
-  let replaced: { order: StoredOrder | undefined } | undefined;
-  return {
-    eventId,
-    event,
-    get order() {
-      return replaced === undefined ? state.order : replaced.order;
-    },
-    set order(order) {
-      replaced = { order };
-    },
-    transition,
-    readyForDisbursement,
-    tx,
-  };
+class HookInput implements WebhookHookInput {
+  declare eventId: string;
+  declare event: KnownWebhookEvent;
+  declare order: StoredOrder | undefined;
+  declare transition: TransitionResult | undefined;
+  declare readyForDisbursement: boolean;
+  declare tx: MarketTransaction;
+  #state: OrderState;
+  #replaced: { order: StoredOrder | undefined } | undefined = undefined;
+
+  constructor(
+    eventId: string,
+    event: KnownWebhookEvent,
+    state: OrderState,
+    transition: TransitionResult | undefined,
+    readyForDisbursement: boolean,
+    tx: MarketTransaction,
+  ) {
+    this.#state = state;
+    this.eventId = eventId;
+    this.event = event;
+    Object.defineProperty(this, 'order', HOOK_ORDER);
+    this.transition = transition;
+    this.readyForDisbursement = readyForDisbursement;
+    this.tx = tx;
+  }
+
+  static orderOf(input: HookInput): StoredOrder | undefined {
+    return input.#replaced === undefined ? input.#state.order : input.#replaced.order;
+  }
+
+  static replaceOrder(input: HookInput, order: StoredOrder | undefined): void {
+    input.#replaced = { order };
+  }
 }
+
+const HOOK_ORDER: PropertyDescriptor = {
+  get(this: HookInput) {
+    return HookInput.orderOf(this);
+  },
+  set(this: HookInput, order: StoredOrder | undefined) {
+    HookInput.replaceOrder(this, order);
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 async function applyInTransaction(
   ctx: RouteContext,
