@@ -15,8 +15,9 @@
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
  * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_CONNECTIONS (16,64), BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_ORDERS (1000), BENCH_POOL
- * (30000), BENCH_PIN, BENCH_FROM_DIST (1: server children import the built packages, see
- * http-child.ts), BENCH_NODE_ENV (the children's NODE_ENV, default production).
+ * (60000, so that a 4 s window at 4,000 webhooks/s does not wrap), BENCH_PIN, BENCH_FROM_DIST (1:
+ * server children import the built packages, see http-child.ts), BENCH_NODE_ENV (the children's
+ * NODE_ENV, default production), BENCH_NODE_FLAGS and BENCH_HEAP_SAMPLE_OUT (servers/child.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@bnpl-kit/core/testing';
@@ -58,7 +59,7 @@ export type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[num
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => s.trim());
-export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 30_000);
+export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 60_000);
 
 /** The suffix of a candidate with a no-op `handleWebhook`. */
 const HOOKED = '+hook';
