@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { shapeProblem } from '../../../vitest.v8-shapes.ts';
+import { shapeProblem } from '@bnpl-kit/v8-shapes';
 import { markBodyNotRaw } from '../src/market/body-hints.js';
 import type { WebhookHookInput } from '../src/market/hooks.js';
 import { signWebhook } from '../src/testing.js';
@@ -104,7 +104,7 @@ describe('webhook processing', () => {
     expect(first.order).toBeUndefined();
     expect(inputs[1]!.order?.id).toBe('o2');
     // A getter made per input would turn each into a dictionary-mode object (or give each its own
-    // hidden class): one more per webhook (vitest.v8-shapes.ts).
+    // hidden class): one more per webhook (@bnpl-kit/v8-shapes).
     expect(shapeProblem(inputs)).toBeUndefined();
   });
 

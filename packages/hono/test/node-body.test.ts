@@ -9,7 +9,7 @@ import { READ_BODY, READ_CLIENT_ADDRESS } from '@bnpl-kit/core/unstable-internal
 import { getRequestListener } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { shapeProblem } from '../../../vitest.v8-shapes.ts';
+import { shapeProblem } from '@bnpl-kit/v8-shapes';
 import {
   lazyRequestBuilt,
   nodeOutgoing,
@@ -93,7 +93,7 @@ describe('the Node direct body reader', () => {
       expect(JSON.parse(answer)).toMatchObject({ address: '127.0.0.1', body });
     }
     // A getter made per request (for `signal`, say) gives each its own hidden class, or dictionary
-    // mode: one more per webhook (vitest.v8-shapes.ts).
+    // mode: one more per webhook (@bnpl-kit/v8-shapes).
     expect(shapeProblem(requests)).toBeUndefined();
   });
 

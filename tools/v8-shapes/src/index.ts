@@ -4,7 +4,7 @@
  * or `Object.defineProperty` with a fresh function) either becomes a dictionary-mode object or
  * gets a hidden class of its own. The latter is allocated where only a mark-compact frees it and
  * keeps everything the getter reaches (a whole request) alive past the young-generation
- * collections that would have freed it (bench/servers/child.ts, BENCH_HEAP_SAMPLE=promoted).
+ * collections that would have freed it (bench/servers/child.ts, BENCH_HEAP_SAMPLE=promoted; docs/capacity.md).
  *
  * Node-only (V8 intrinsics, enabled for the functions compiled below).
  */
