@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
 import { shapeProblem } from '@bnpl-kit/v8-shapes';
+import { describe, expect, it, vi } from 'vitest';
 import { markBodyNotRaw } from '../src/market/body-hints.js';
 import type { WebhookHookInput } from '../src/market/hooks.js';
 import { signWebhook } from '../src/testing.js';

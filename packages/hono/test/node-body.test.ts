@@ -6,10 +6,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { READ_BODY, READ_CLIENT_ADDRESS } from '@bnpl-kit/core/unstable-internals';
+import { shapeProblem } from '@bnpl-kit/v8-shapes';
 import { getRequestListener } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { shapeProblem } from '@bnpl-kit/v8-shapes';
 import {
   lazyRequestBuilt,
   nodeOutgoing,

@@ -1,7 +1,7 @@
 import type { OrderStatus, WebhookEventEffect } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
-import { describe, expect, it } from 'vitest';
 import { shapeProblem } from '@bnpl-kit/v8-shapes';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/index.js';
 import { backends, databaseForSuite, deferred, unique } from './helpers/backends.js';
 import { newOrder } from './helpers/fixtures.js';
