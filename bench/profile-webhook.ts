@@ -121,10 +121,10 @@ if (!profileOut)
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 512,
     // Count what the young and old generation collected too: the total allocated, not what survived.
-    // BENCH_HEAP_PROMOTED=1 leaves out what a scavenge collected: what lived long enough to be
-    // promoted (to the old generation, which only a mark-compact frees) and what is still alive.
+    // BENCH_HEAP_SAMPLE=promoted (as in servers/child.ts) leaves out what a scavenge collected:
+    // what lived long enough to be promoted (which only a mark-compact frees) and what is alive.
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_PROMOTED !== '1',
+    includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SAMPLE !== 'promoted',
   });
 await run(warm, total);
 const heap = profileOut

@@ -144,28 +144,24 @@ class AppliedWithLazyOrder implements AppliedWebhookEvent {
     // Assigned here, in this order: the keys read as the plain results' do.
     this.duplicate = false;
     this.previousStatus = previousStatus;
-    Object.defineProperty(this, 'order', LAZY_ORDER);
+    Object.defineProperty(this, 'order', AppliedWithLazyOrder.#ORDER);
   }
 
-  static read(applied: AppliedWithLazyOrder): StoredOrder {
-    if (applied.#order !== undefined) return applied.#order;
-    const order = orderFromJson(applied.#json);
-    if (applied.#moved !== undefined) {
-      order.status = applied.#moved.to;
-      order.updatedAt = applied.#moved.at;
-    }
-    applied.#order = order;
-    return order;
-  }
+  static readonly #ORDER: PropertyDescriptor = {
+    get(this: AppliedWithLazyOrder) {
+      if (this.#order !== undefined) return this.#order;
+      const order = orderFromJson(this.#json);
+      if (this.#moved !== undefined) {
+        order.status = this.#moved.to;
+        order.updatedAt = this.#moved.at;
+      }
+      this.#order = order;
+      return order;
+    },
+    enumerable: true,
+    configurable: true,
+  };
 }
-
-const LAZY_ORDER: PropertyDescriptor = {
-  get(this: AppliedWithLazyOrder) {
-    return AppliedWithLazyOrder.read(this);
-  },
-  enumerable: true,
-  configurable: true,
-};
 
 async function applyWebhookEvent(q: Queryable, effect: WebhookEventEffect): Promise<AppliedWebhookEvent> {
   const update = effect.statusUpdate;

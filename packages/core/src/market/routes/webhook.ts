@@ -177,31 +177,23 @@ class HookInput implements WebhookHookInput {
     this.#state = state;
     this.eventId = eventId;
     this.event = event;
-    Object.defineProperty(this, 'order', HOOK_ORDER);
+    Object.defineProperty(this, 'order', HookInput.#ORDER);
     this.transition = transition;
     this.readyForDisbursement = readyForDisbursement;
     this.tx = tx;
   }
 
-  static orderOf(input: HookInput): StoredOrder | undefined {
-    return input.#replaced === undefined ? input.#state.order : input.#replaced.order;
-  }
-
-  static replaceOrder(input: HookInput, order: StoredOrder | undefined): void {
-    input.#replaced = { order };
-  }
+  static readonly #ORDER: PropertyDescriptor = {
+    get(this: HookInput) {
+      return this.#replaced === undefined ? this.#state.order : this.#replaced.order;
+    },
+    set(this: HookInput, order: StoredOrder | undefined) {
+      this.#replaced = { order };
+    },
+    enumerable: true,
+    configurable: true,
+  };
 }
-
-const HOOK_ORDER: PropertyDescriptor = {
-  get(this: HookInput) {
-    return HookInput.orderOf(this);
-  },
-  set(this: HookInput, order: StoredOrder | undefined) {
-    HookInput.replaceOrder(this, order);
-  },
-  enumerable: true,
-  configurable: true,
-};
 
 async function applyInTransaction(
   ctx: RouteContext,
