@@ -6,11 +6,12 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { pinServer } from './pin.js';
 import type { CpuReport } from './servers/child.js';
+import { rampOver, type WarmUp } from './warm-up.js';
 
 export interface LoadRequest {
   headers: Record<string, string>;
@@ -25,6 +26,26 @@ export interface Load {
   bad: number;
 }
 
+/**
+ * BENCH_LATENCY_OUT=<file>: each load writes `<file>.<port>.<connections>.tsv`, one line per response
+ * (ms since the load began, its latency in ms), to see whether slow responses come together (a stall)
+ * or spread out (unfair scheduling).
+ */
+const LATENCY_OUT = process.env.BENCH_LATENCY_OUT;
+let loads = 0;
+
+/** What `autocannon()` returns without a callback: a promise that is also its event emitter. */
+type Tracked = Promise<autocannon.Result> & Pick<import('node:events').EventEmitter, 'on'>;
+
+function latencyTimeline(instance: Tracked): string[] {
+  const start = performance.now();
+  const lines: string[] = [];
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, latency: number) => {
+    lines.push(`${(performance.now() - start).toFixed(1)}\t${latency.toFixed(2)}`);
+  });
+  return lines;
+}
+
 export async function load(
   port: number,
   path: string,
@@ -33,7 +54,7 @@ export async function load(
   seconds: number,
 ): Promise<Load> {
   let next = 0;
-  const result = await autocannon({
+  const instance = autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
@@ -48,6 +69,9 @@ export async function load(
       },
     ],
   });
+  const timeline = LATENCY_OUT === undefined ? undefined : latencyTimeline(instance as Tracked);
+  const result = await instance;
+  if (timeline) writeFileSync(`${LATENCY_OUT}.${port}.${connections}.${++loads}.tsv`, timeline.join('\n'));
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
@@ -67,6 +91,9 @@ export interface Measured extends Load {
   /** Database round trips per request, when the server counts them (servers/count-round-trips.ts). */
   roundTripsPerRequest: number | undefined;
   wrapped: boolean;
+  /** How long the warm-up ran, and whether the rate had stopped rising by then (`WarmUp`). */
+  warmupSeconds: number;
+  warmupSteady: boolean;
 }
 
 export interface ChildSpec {
@@ -162,6 +189,42 @@ export async function startChild(spec: ChildSpec) {
   };
 }
 
+export interface Warmed {
+  requests: number;
+  sent: number;
+  seconds: number;
+  /** Whether the rate stopped rising before `maxSeconds` (or the warm-up pool) ran out. */
+  steady: boolean;
+}
+
+/** Loads `pool` (the warm-up's own requests) slice by slice until the rate stops rising. */
+export async function warmUntilSteady(
+  port: number,
+  path: string,
+  pool: readonly LoadRequest[],
+  connections: number,
+  warmup: WarmUp,
+): Promise<Warmed> {
+  const warmed: Warmed = { requests: 0, sent: 0, seconds: 0, steady: false };
+  const rates: number[] = [];
+  while (warmed.seconds < warmup.maxSeconds) {
+    const left = pool.slice(warmed.sent);
+    // A slice must not wrap onto requests it already sent: stop short instead.
+    if (warmed.seconds > 0 && left.length < (warmed.requests / warmed.seconds) * warmup.sliceSeconds * 1.5)
+      break;
+    const slice = await load(port, path, left, connections, warmup.sliceSeconds);
+    warmed.requests += slice.requests;
+    warmed.sent += slice.sent;
+    warmed.seconds += warmup.sliceSeconds;
+    rates.push(slice.rps);
+    if (rampOver(rates, warmup)) {
+      warmed.steady = true;
+      break;
+    }
+  }
+  return warmed;
+}
+
 /**
  * Warm-up on the pool's tail, measurement on its head: no request is sent twice to one child
  * (unless the measured window outruns the pool, which `wrapped` reports).
@@ -170,13 +233,19 @@ export async function measureChild(
   spec: ChildSpec,
   path: string,
   pool: readonly LoadRequest[],
-  options: { connections: number; warmupSeconds: number; seconds: number; sidePid?: number | undefined },
+  options: { connections: number; warmup: WarmUp; seconds: number; sidePid?: number | undefined },
 ): Promise<Measured & { warmupSent: number }> {
   const sideCpu = () => (options.sidePid === undefined ? undefined : processCpuMicros(options.sidePid));
   const child = await startChild(spec);
   try {
     const half = Math.floor(pool.length / 2);
-    const warm = await load(child.port, path, pool.slice(half), options.connections, options.warmupSeconds);
+    const warm = await warmUntilSteady(
+      child.port,
+      path,
+      pool.slice(half),
+      options.connections,
+      options.warmup,
+    );
     await child.cpu('mark');
     const pgBefore = postgresCpuMicros();
     const sideBefore = sideCpu();
@@ -199,6 +268,8 @@ export async function measureChild(
       roundTripsPerRequest: report.roundTrips === undefined ? undefined : per(report.roundTrips),
       wrapped: measured.requests > half || warm.requests > pool.length - half,
       warmupSent: warm.sent,
+      warmupSeconds: warm.seconds,
+      warmupSteady: warm.steady,
     };
   } finally {
     await child.stop();

@@ -88,7 +88,7 @@ async function measure(candidate: Candidate, schema: string) {
           };
     return await measureChild(spec, '/v1/orders', createRequests(), {
       connections: CONNECTIONS,
-      warmupSeconds: rounds.WARMUP_SECONDS,
+      warmup: rounds.WARMUP,
       seconds: rounds.SECONDS,
       sidePid: service.pid,
     });
@@ -103,7 +103,7 @@ async function run(): Promise<void> {
     .filter((c): c is Candidate => (CANDIDATES as readonly string[]).includes(rounds.baseCandidate(c)));
   await rounds.withPgFixture(async (fixture) => {
     console.log(
-      `${rounds.ROUNDS} interleaved rounds × ${rounds.WARMUP_SECONDS}+${rounds.SECONDS} s per candidate at ${CONNECTIONS} connections; ` +
+      `${rounds.ROUNDS} interleaved rounds per candidate of ${rounds.WARMUP_WORDS} and ${rounds.SECONDS} s measured at ${CONNECTIONS} connections; ` +
         `PostgreSQL at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}; a fresh sandbox service per run, ` +
         `in its own process${isPinned() ? ` on CPU ${LOAD_CPU} with the load generator` : ''}.`,
     );

@@ -9,10 +9,18 @@ import { formatRate, median } from './harness.js';
 import type { Measured } from './http-child.js';
 import { openPgFixture, type PgFixture } from './pg-fixture.js';
 import { pinLoadGenerator, unpinLoadGenerator } from './pin.js';
+import type { WarmUp } from './warm-up.js';
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-export const WARMUP_SECONDS = 1;
+/** Until the rate stops rising (warm-up.ts): BENCH_WARMUP_MAX_SECONDS caps it. */
+export const WARMUP: WarmUp = {
+  sliceSeconds: 1,
+  minSeconds: 2,
+  maxSeconds: Number(process.env.BENCH_WARMUP_MAX_SECONDS ?? 10),
+};
+/** The setup line's words for `WARMUP`. */
+export const WARMUP_WORDS = `a warm-up until the rate stops rising (${WARMUP.sliceSeconds} s slices, ${WARMUP.minSeconds}–${WARMUP.maxSeconds} s)`;
 
 /**
  * Interleaved rounds of every candidate (A B C, B C A, C A B…), so a busy neighbour or a CPU
@@ -110,12 +118,16 @@ export function summarise<C extends string>(
       'PG CPU µs/req': micros(rs.map((r) => r.pgCpuMicrosPerRequest)),
       // Everything one request costs on this machine: the sum the CPU ratio compares.
       'total CPU µs/req': micros(totalCpu),
+      'warm-up s': String(median(rs.map((r) => r.warmupSeconds))),
       'DB trips/req': rs.some((r) => r.roundTripsPerRequest === undefined)
         ? 'n/a'
         : median(rs.map((r) => r.roundTripsPerRequest!)).toFixed(2),
       notes: [
         bad > 0 ? `${bad} non-2xx/errors` : '',
         rs.some((r) => r.wrapped) ? 'pool wrapped: raise BENCH_POOL' : '',
+        rs.some((r) => !r.warmupSteady)
+          ? 'still warming up when measured: raise BENCH_WARMUP_MAX_SECONDS (or BENCH_POOL)'
+          : '',
       ]
         .filter(Boolean)
         .join('; '),

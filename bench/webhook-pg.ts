@@ -15,7 +15,8 @@
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
  * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_CONNECTIONS (16,64), BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_ORDERS (1000), BENCH_POOL
- * (60000, so that a 4 s window at 4,000 webhooks/s does not wrap), BENCH_PIN, BENCH_FROM_DIST (1:
+ * (100000: half for the warm-up, up to 10 s, and half for the measured window, neither wrapping at
+ * 4,000 webhooks/s), BENCH_WARMUP_MAX_SECONDS (10, see pg-rounds.ts), BENCH_PIN, BENCH_FROM_DIST (1:
  * server children import the built packages, see http-child.ts), BENCH_NODE_ENV (the children's
  * NODE_ENV, default production), BENCH_NODE_FLAGS and BENCH_HEAP_SAMPLE_OUT (servers/child.ts).
  */
@@ -40,7 +41,8 @@ import {
   SECONDS,
   scriptFor,
   summarise,
-  WARMUP_SECONDS,
+  WARMUP,
+  WARMUP_WORDS,
   withPgFixture,
 } from './pg-rounds.js';
 import { isPinned, LOAD_CPU, SERVER_CPU } from './pin.js';
@@ -59,7 +61,7 @@ export type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[num
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => s.trim());
-export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 60_000);
+export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 100_000);
 
 /** The suffix of a candidate with a no-op `handleWebhook`. */
 const HOOKED = '+hook';
@@ -94,7 +96,7 @@ export async function measureOnce(
 ): Promise<Measured> {
   const run = await measureChild(childSpec(candidate, fixture, publicKey), WEBHOOK_PATH, pool, {
     connections,
-    warmupSeconds: WARMUP_SECONDS,
+    warmup: WARMUP,
     seconds: SECONDS,
   });
   const half = Math.floor(pool.length / 2);
@@ -104,7 +106,7 @@ export async function measureOnce(
 
 export function describeSetup(connections: number[]): string {
   return (
-    `${ROUNDS} interleaved rounds × ${WARMUP_SECONDS}+${SECONDS} s per candidate at ${connections.join(' and ')} connections; ` +
+    `${ROUNDS} interleaved rounds per candidate of ${WARMUP_WORDS} and ${SECONDS} s measured at ${connections.join(' and ')} connections; ` +
     `PostgreSQL at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')}` +
     (isPinned() ? `; server child pinned to CPU ${SERVER_CPU}, load generator to CPU ${LOAD_CPU}` : '') +
     '. PG CPU counts every postgres process on the machine (other work included).'

@@ -1,0 +1,3 @@
+import shared from '../vitest.shared.ts';
+
+export default shared;
