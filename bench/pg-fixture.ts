@@ -98,14 +98,43 @@ const CYCLE: OrderStatus[] = ['APPROVED', 'DISBURSING', 'PAID', 'APPROVED'];
  * `size` signed status updates with unique event IDs, spread over the first `orders` orders
  * (a multiplicative stride, so consecutive requests rarely name the same order).
  */
+/** How far ahead of signing the signed timestamp is: the requests are accepted from 60 s before. */
+const SIGNED_AHEAD_MS = 240_000;
+/** The receiver's time window (WIRE §4): a request older than this is refused. */
+const WINDOW_MS = 300_000;
+
+/**
+ * `signStatusUpdates` for a run longer than one time window (webhook-pg with every candidate takes
+ * about 10 min on a slow machine, and its last rounds were refused with 401 until this re-signed):
+ * `current(ms)` re-signs the same events (same IDs, orders and statuses, so the fixture's reset
+ * still matches them) when the ones it has would not stay valid for the next `ms`.
+ */
+export class SignedPool {
+  #requests: SignedRequest[] = [];
+  #validUntil = 0;
+  constructor(
+    private readonly seed: Uint8Array,
+    private readonly size: number,
+    private readonly orders: number,
+  ) {}
+  async current(ms: number): Promise<SignedRequest[]> {
+    if (Date.now() + ms > this.#validUntil) {
+      const timestamp = new Date(Date.now() + SIGNED_AHEAD_MS);
+      this.#requests = await signStatusUpdates(this.seed, this.size, this.orders, 'evt', timestamp);
+      this.#validUntil = timestamp.getTime() + WINDOW_MS;
+    }
+    return this.#requests;
+  }
+}
+
 export async function signStatusUpdates(
   seed: Uint8Array,
   size: number,
   orders: number,
   prefix = 'evt',
+  // Valid from now - 60 s to now + 540 s (the protocol's ±300 s window); see `SignedPool` for longer runs.
+  timestamp = new Date(Date.now() + SIGNED_AHEAD_MS),
 ): Promise<SignedRequest[]> {
-  // Valid from now - 60 s to now + 540 s: a run fits in the ±300 s window.
-  const timestamp = new Date(Date.now() + 240_000);
   const pool: SignedRequest[] = new Array(size);
   const batch = 2_000;
   for (let start = 0; start < size; start += batch) {

@@ -90,6 +90,9 @@ export function summarise<C extends string>(
     );
     const bad = rs.reduce((n, r) => n + r.bad, 0);
     const isReference = candidate === reference;
+    // A run that answered errors measured something else (a refusal is cheap): no verdict from it.
+    const errored = bad > 0 || (base?.some((r) => r.bad > 0) ?? false);
+    const verdict = (met: boolean) => (errored ? 'n/a: errors' : met ? 'yes' : 'NO');
     return {
       ...label,
       candidate,
@@ -98,7 +101,7 @@ export function summarise<C extends string>(
         formatRate,
       ),
       [`vs ${reference} min/med/max`]: ratios === undefined || isReference ? '' : minMedMax(ratios, pct),
-      'goal ≥ 85 %': isReference || ratio === undefined ? '' : ratio >= 0.85 ? 'yes' : 'NO',
+      'goal ≥ 85 %': isReference || ratio === undefined ? '' : verdict(ratio >= 0.85),
       'CPU ratio': cpuRatio === undefined || Number.isNaN(cpuRatio) || isReference ? '' : pct(cpuRatio),
       'p99 ms': String(median(rs.map((r) => r.p99))),
       'p99 vs base': p99Ratio === undefined || isReference ? '' : `${median(p99Ratio).toFixed(2)}×`,
@@ -108,9 +111,7 @@ export function summarise<C extends string>(
             [`p99 goal ≤ ${p99Goal.ratio}×`]:
               p99Ratio === undefined || isReference || !p99Goal.covers(candidate)
                 ? ''
-                : median(p99Ratio) <= p99Goal.ratio
-                  ? 'yes'
-                  : 'NO',
+                : verdict(median(p99Ratio) <= p99Goal.ratio),
           }),
       'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
       'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),

@@ -29,8 +29,8 @@ import {
   type PgFixture,
   PUBLIC_BASE,
   SIGNED_URL,
+  SignedPool,
   type SignedRequest,
-  signStatusUpdates,
   WEBHOOK_PATH,
 } from './pg-fixture.js';
 import {
@@ -122,12 +122,16 @@ async function run(): Promise<void> {
   const keys = await generateKeyPair();
   await withPgFixture(async (fixture) => {
     await fixture.seed(orders);
-    const pool = await signStatusUpdates(keys.seed, POOL_SIZE, orders);
+    const signed = new SignedPool(keys.seed, POOL_SIZE, orders);
+    // A measurement takes at most the longest warm-up, the window, and a child's start and stop.
+    const measurementMs = (WARMUP.maxSeconds + SECONDS + 30) * 1000;
     console.log(`${orders.toLocaleString('en-US')} orders; ${describeSetup(connections)}`);
     const rows: Record<string, string>[] = [];
     for (const c of connections) {
       const runs = await interleave(candidates, (candidate) =>
-        measureOnce(candidate, fixture, keys.publicKey, pool, c),
+        signed
+          .current(measurementMs)
+          .then((pool) => measureOnce(candidate, fixture, keys.publicKey, pool, c)),
       );
       rows.push(...summarise(runs, { c: String(c) }, 'baseline', P99_GOAL));
     }
