@@ -12,8 +12,8 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from '
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../src/index.js';
-import { isNodeProper } from '../src/service/node-http-call.js';
 import { kitErrorOf } from '../src/testing.js';
+import { isNodeProper } from '../src/util/node-proper.js';
 import { ORDERS, orderInput, TOKEN_BODY, wireServiceOrder } from './service-support.js';
 
 const ORDER = JSON.stringify({ success: true, data: wireServiceOrder() });

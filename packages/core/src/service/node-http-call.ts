@@ -17,6 +17,7 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import type * as Zlib from 'node:zlib';
+import { nodeBuiltins } from '../util/node-proper.js';
 import type { HttpAnswer, HttpCall, HttpRequest } from './http-call.js';
 
 /** Each module loaded on first use: a service on plain http never loads TLS, nor zlib unless it compresses. */
@@ -26,27 +27,9 @@ interface NodeModules {
   zlib(): typeof Zlib;
 }
 
-export interface NodeProcess {
-  release?: { name?: string };
-  versions?: Record<string, string | undefined>;
-  getBuiltinModule?: (id: string) => unknown;
-}
-
-/**
- * Node proper, with `process.getBuiltinModule` (20.16+): not Bun or Deno (which set
- * `process.release.name` to "node" too) nor a Workers `process` shim.
- */
-export function isNodeProper(proc: NodeProcess | undefined, userAgent: string | undefined): boolean {
-  if (proc?.release?.name !== 'node' || typeof proc.getBuiltinModule !== 'function') return false;
-  if (proc.versions?.bun !== undefined || proc.versions?.deno !== undefined) return false;
-  return userAgent !== 'Cloudflare-Workers';
-}
-
 function nodeModules(): NodeModules | undefined {
-  const proc = (globalThis as { process?: NodeProcess }).process;
-  const userAgent = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent;
-  const load = proc?.getBuiltinModule;
-  if (!isNodeProper(proc, userAgent) || load === undefined) return undefined;
+  const load = nodeBuiltins();
+  if (load === undefined) return undefined;
   // getBuiltinModule hands back the loaded module after the first call: nothing to cache here.
   return {
     http: () => load('node:http') as typeof Http,

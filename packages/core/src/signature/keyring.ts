@@ -1,15 +1,18 @@
 /**
- * A keyring holds the service's public keys (several during a rotation), parsed once. Web Crypto
- * `CryptoKey`s are imported on first use and kept, so verifying a webhook never re-parses or
- * re-imports a key.
+ * A keyring holds the service's public keys (several during a rotation), parsed once. `node:crypto`
+ * KeyObjects and Web Crypto `CryptoKey`s are imported on first use and kept, so verifying a webhook
+ * never re-parses or re-imports a key.
  */
 import { KitError } from '../errors.js';
 import {
   type Ed25519Backend,
   type Ed25519BackendChoice,
+  importNodeVerifyKey,
   importVerifyKey,
   isValidPublicKey,
+  type NodeVerifyKey,
   nobleVerify,
+  nodeVerify,
   resolveBackend,
   webCryptoVerify,
 } from './ed25519.js';
@@ -21,7 +24,7 @@ export type PublicKeyInput = string | Uint8Array;
 export type PublicKeysInput = PublicKeyInput | readonly PublicKeyInput[];
 
 export interface KeyringOptions {
-  /** Default backend for `verify`; `auto` (the default) prefers Web Crypto. */
+  /** Default backend for `verify`; `auto` (the default) prefers `node:crypto` on Node, then Web Crypto. */
   backend?: Ed25519BackendChoice;
 }
 
@@ -37,6 +40,7 @@ export class Keyring {
   readonly publicKeys: readonly Uint8Array[];
   readonly backend: Ed25519BackendChoice;
   #cryptoKeys: CryptoKey[] | undefined;
+  #nodeKeys: NodeVerifyKey[] | undefined;
   #importing: Promise<CryptoKey[]> | undefined;
   #auto: Ed25519Backend | undefined;
 
@@ -64,8 +68,16 @@ export class Keyring {
    * order, so put the current key first during a rotation.
    */
   verify(signature: Uint8Array, message: Uint8Array, choice?: Ed25519BackendChoice): Promise<number> {
-    // Fast path, once warm: one key, already imported — a single Web Crypto call, no extra awaits.
     const requested = choice ?? this.backend;
+    // On Node: synchronous, so one settled promise and no thread-pool round trip.
+    if (requested === 'node' || (requested === 'auto' && this.#auto === 'node')) {
+      try {
+        return Promise.resolve(this.#verifyNode(signature, message));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // Fast path, once warm: one key, already imported — a single Web Crypto call, no extra awaits.
     const keys = this.#cryptoKeys;
     if (
       keys?.length === 1 &&
@@ -82,6 +94,7 @@ export class Keyring {
     choice: Ed25519BackendChoice,
   ): Promise<number> {
     const backend = await this.#backend(choice);
+    if (backend === 'node') return this.#verifyNode(signature, message);
     if (backend === 'noble') {
       for (let i = 0; i < this.publicKeys.length; i++) {
         if (await nobleVerify(this.publicKeys[i]!, signature, message)) return i;
@@ -99,7 +112,21 @@ export class Keyring {
   async warmUp(choice?: Ed25519BackendChoice): Promise<Ed25519Backend> {
     const backend = await this.#backend(choice ?? this.backend);
     if (backend === 'webcrypto') await this.#importAll();
+    if (backend === 'node') this.#importNode();
     return backend;
+  }
+
+  #importNode(): NodeVerifyKey[] {
+    this.#nodeKeys ??= this.publicKeys.map(importNodeVerifyKey);
+    return this.#nodeKeys;
+  }
+
+  #verifyNode(signature: Uint8Array, message: Uint8Array): number {
+    const keys = this.#importNode();
+    for (let i = 0; i < keys.length; i++) {
+      if (nodeVerify(keys[i]!, signature, message)) return i;
+    }
+    return -1;
   }
 
   #backend(choice: Ed25519BackendChoice): Ed25519Backend | Promise<Ed25519Backend> {

@@ -20,7 +20,13 @@ function withoutWebCryptoEd25519(): void {
   }
 }
 
-// Fresh module instances, so the cached Web Crypto probe starts over.
+// Simulates a runtime that offers no node:crypto (a browser, Workers, or Node before 20.16): the
+// kit finds it only through `process.getBuiltinModule`.
+function withoutNodeCrypto(): void {
+  vi.spyOn(process, 'getBuiltinModule').mockImplementation((() => undefined) as never);
+}
+
+// Fresh module instances, so the cached Web Crypto probe and the node:crypto lookup start over.
 async function freshCore() {
   vi.resetModules();
   const core = await import('../../src/index.js');
@@ -34,13 +40,41 @@ afterEach(() => {
 });
 
 describe('backend selection', () => {
-  it('auto uses Web Crypto where it has Ed25519', async () => {
+  it('auto uses node:crypto on Node, synchronously: no Web Crypto call and no thread-pool round trip', async () => {
+    const core = await freshCore();
+    const keyring = core.createKeyring(vectors.public_key);
+    expect(await keyring.warmUp()).toBe('node');
+    const subtleVerify = vi.spyOn(crypto.subtle, 'verify');
+    for (const c of vectors.webhook_cases) {
+      const outcome = await core
+        .verifyWebhook(caseRequest(c), { keys: keyring, now: new Date(c.now) })
+        .then(() => 'valid')
+        .catch((e: { code: string }) => e.code);
+      expect(outcome === 'valid' ? 'valid' : 'invalid').toBe(c.expect);
+    }
+    expect(subtleVerify).not.toHaveBeenCalled();
+  });
+
+  it('auto uses Web Crypto where it has Ed25519 and node:crypto is not offered', async () => {
+    withoutNodeCrypto();
     const core = await freshCore();
     expect(await core.hasWebCryptoEd25519()).toBe(true);
     expect(await core.createKeyring(vectors.public_key).warmUp()).toBe('webcrypto');
   });
 
+  it("forcing 'node' where node:crypto is not offered is reported as misconfiguration", async () => {
+    withoutNodeCrypto();
+    const core = await freshCore();
+    const c = vectors.webhook_cases[0]!;
+    const error = await core
+      .verifyWebhook(caseRequest(c), { keys: vectors.public_key, now: new Date(c.now), backend: 'node' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'misconfigured' });
+    expect(String((error as Error).message)).toMatch(/backend 'auto', 'webcrypto' or 'noble'/);
+  });
+
   it('auto falls back to @noble/ed25519 where Web Crypto lacks Ed25519, for verifying and signing', async () => {
+    withoutNodeCrypto();
     withoutWebCryptoEd25519();
     const core = await freshCore();
     expect(await core.hasWebCryptoEd25519()).toBe(false);

@@ -6,7 +6,7 @@ import vectors from '../fixtures/webhook-and-claims.json' with { type: 'json' };
 
 export { rfc8032, vectors };
 
-export const BACKENDS = ['webcrypto', 'noble'] as const;
+export const BACKENDS = ['node', 'webcrypto', 'noble'] as const;
 export const URL = 'https://market.example.com/v1/webhook';
 export const SIGNED_AT = '2026-11-21T10:00:00Z';
 export const NOW = new Date('2026-11-21T10:00:30Z');
