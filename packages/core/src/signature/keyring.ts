@@ -7,6 +7,7 @@ import { KitError } from '../errors.js';
 import {
   type Ed25519Backend,
   type Ed25519BackendChoice,
+  hasNodeEd25519,
   importNodeVerifyKey,
   importVerifyKey,
   isValidPublicKey,
@@ -57,6 +58,8 @@ export class Keyring {
     });
     this.publicKeys = publicKeys;
     this.backend = options.backend ?? 'auto';
+    // Known without probing: the first verification takes the synchronous path too.
+    if (hasNodeEd25519()) this.#auto = 'node';
   }
 
   get size(): number {
