@@ -1,8 +1,44 @@
 /**
  * The closing lines of the test command: which packages failed (from turbo's run summary, so a
- * package is only ever reported for its own exit code) and the tests counted from vitest's
- * "Tests  N passed | M failed" line of each package.
+ * package is only ever reported for its own exit code), under each the tests that failed with the
+ * first line of their error, and the tests counted from vitest's "Tests  N passed | M failed" line
+ * of each package. The failures are repeated here because a CI log is often read from its tail,
+ * and vitest prints them thousands of lines earlier.
  */
+
+/** At most this many failed tests are repeated per package; the rest are counted. */
+const FAILURES_SHOWN = 8;
+/** How far below a `FAIL` line vitest's error line may be (a blank line or a diff header between). */
+const ERROR_LOOKAHEAD = 6;
+/** Long lines are cut: a closing summary, not the report. */
+const LINE_LIMIT = 240;
+
+const cut = (text) => (text.length > LINE_LIMIT ? `${text.slice(0, LINE_LIMIT - 1)}…` : text);
+
+/**
+ * vitest's "Failed Tests" section: ` FAIL  file > suite > test`, then the error's first line.
+ * @param {string[]} lines turbo's output, colours removed
+ * @returns {Map<string, string[]>} per package, one entry per failed test
+ */
+function failedTests(lines) {
+  /** @type {Map<string, string[]>} */
+  const failures = new Map();
+  lines.forEach((line, index) => {
+    const match = /^(\S+):test:\s+FAIL\s+(.*\S)\s*$/.exec(line);
+    if (!match) return;
+    const [, name = '', test = ''] = match;
+    const prefix = `${name}:test:`;
+    const error = lines
+      .slice(index + 1, index + 1 + ERROR_LOOKAHEAD)
+      .filter((next) => next.startsWith(prefix))
+      .map((next) => next.slice(prefix.length).trim())
+      .find((next) => next !== '' && !/^FAIL\s/.test(next) && !/^⎯+/.test(next));
+    const list = failures.get(name) ?? [];
+    list.push(error ? `${cut(test)}\n      ${cut(error)}` : cut(test));
+    failures.set(name, list);
+  });
+  return failures;
+}
 
 // Colour codes, built from the code point: a literal ESC in a regex reads as a typo.
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -18,7 +54,9 @@ export const stripAnsi = (text) => text.replace(ANSI, '');
 export function summarize(output, run) {
   /** @type {Map<string, { passed: number, failed: number, skipped: number }>} */
   const counts = new Map();
-  for (const line of stripAnsi(output).split('\n')) {
+  const lines = stripAnsi(output).split('\n');
+  const failures = failedTests(lines);
+  for (const line of lines) {
     const match = /^(\S+):test:\s+Tests\s+(.*?)\s*\(\d+\)\s*$/.exec(line);
     if (!match) continue;
     const [, name = '', part = ''] = match;
@@ -36,14 +74,21 @@ export function summarize(output, run) {
     total.failed += count.failed;
     total.skipped += count.skipped;
   }
-  const lines = failedPackages.map((name) => {
+  const summary = failedPackages.flatMap((name) => {
     const count = counts.get(name);
-    return `test: FAILED ${name}${count ? ` (${count.failed} failed, ${count.passed} passed)` : ' (see its output above)'}`;
+    const tests = failures.get(name) ?? [];
+    const more =
+      tests.length > FAILURES_SHOWN ? [`    … and ${tests.length - FAILURES_SHOWN} more above`] : [];
+    return [
+      `test: FAILED ${name}${count ? ` (${count.failed} failed, ${count.passed} passed)` : ' (see its output above)'}`,
+      ...tests.slice(0, FAILURES_SHOWN).map((test) => `    ${test}`),
+      ...more,
+    ];
   });
   const packages = run ? tasks.length : counts.size;
-  lines.push(
+  summary.push(
     `tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}` +
       ` in ${packages} packages; ${failedPackages.length === 0 ? (packages > 0 ? 'every package passed' : 'nothing ran') : `${failedPackages.length} failed`}`,
   );
-  return lines.join('\n');
+  return summary.join('\n');
 }

@@ -8,35 +8,18 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@bnpl-kit/test-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bash, type Command, exportsOf, rssMb, runLine } from './support/processes.js';
+import { bash, type Command, exportsOf, HUNG_MS, rssMb, runLine } from './support/processes.js';
 import { commandsIn } from './support/readme.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = join(ROOT, 'README.md');
 const measured: Record<string, number | string | undefined> = {};
 const running: Command[] = [];
-/**
- * Each README line starts `npx`, pnpm and node: ~3 s on a quiet machine, but CI runs every package's
- * tests at once and there a start took 52 s and five CLI lines more than 120 s. The budget is a
- * safety net for a hung process, not a speed assertion (bench/ measures start-up).
- */
-const CHILD_PROCESS_BUDGET_MS = 300_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A clone of the working tree as it is now (committed or not), without anything git ignores. */
 function cloneWorkingTree(into: string): void {
@@ -59,15 +42,23 @@ async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function healthy(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls /healthz until it answers 200; fails once the server has exited (or hung: HUNG_MS). */
+async function healthy(url: string, server: Command): Promise<void> {
+  const deadline = Date.now() + HUNG_MS;
+  let exited = false;
+  void server.exited.then(() => {
+    exited = true;
+  });
   for (;;) {
     const ok = await fetch(`${url}/healthz`).then(
       (answer) => answer.ok,
       () => false,
     );
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url}/healthz never answered`);
+    if (exited || Date.now() > deadline)
+      throw new Error(
+        `${url}/healthz never answered (${exited ? 'the server exited' : 'hung'}):\n${server.output()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -79,7 +70,11 @@ async function closed(port: number): Promise<boolean> {
   );
 }
 
-describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BUDGET_MS }, () => {
+// Each README line starts `npx`, pnpm and node: ~3 s on a quiet machine, but CI runs every
+// package's tests at once, and there a start took 52 s and five CLI lines more than 120 s. So the
+// integration timeout (vitest.shared.ts) applies: a safety net for a hung process, not a speed
+// assertion (bench/ measures start-up).
+describe('the README, as written, on a fresh clone', () => {
   let base: string;
   let clone: string;
   let marketPort: number;
@@ -133,7 +128,7 @@ describe('the README, as written, on a fresh clone', { timeout: CHILD_PROCESS_BU
     running.push(server);
     const began = performance.now();
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
-    await healthy(url!);
+    await healthy(url!, server);
     measured.start_first_ready_ms = Math.round(performance.now() - began);
     // bash hands over to node itself: no shell, package manager or tsx process in between.
     expect(readFileSync(`/proc/${server.child.pid}/comm`, 'utf8').trim()).toBe('node');

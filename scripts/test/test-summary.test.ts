@@ -36,4 +36,43 @@ describe('the test command summary', () => {
     expect(summarize(output, { tasks: [task('@bnpl-kit/core', 0)] })).toMatch(/every package passed$/);
     expect(summarize('', { tasks: [] })).toMatch(/nothing ran$/);
   });
+
+  it('repeats under a failed package the tests that failed and the first line of each error', () => {
+    // vitest 4's "Failed Tests" section, as turbo prefixes it
+    const failing = [
+      '@bnpl-kit/scripts:test: ⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯',
+      '@bnpl-kit/scripts:test: ',
+      '@bnpl-kit/scripts:test:  FAIL  test/a.test.ts > suite > fails',
+      '@bnpl-kit/scripts:test: AssertionError: expected 1 to be 2 // Object.is equality',
+      '@bnpl-kit/scripts:test: - Expected',
+      '@bnpl-kit/web:test:  FAIL  test/b.test.ts > passes elsewhere',
+      '@bnpl-kit/scripts:test: ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯',
+      '@bnpl-kit/scripts:test: ',
+      `@bnpl-kit/scripts:test:  ${ESC}[41mFAIL${ESC}[49m  test/a.test.ts > suite > times out`,
+      '@bnpl-kit/scripts:test: ',
+      '@bnpl-kit/scripts:test: Error: Test timed out in 50ms.',
+      '@bnpl-kit/scripts:test:       Tests  2 failed | 20 passed (22)',
+    ].join('\n');
+    const run = { tasks: [task('@bnpl-kit/scripts', 1), task('@bnpl-kit/web', 0)] };
+    expect(summarize(failing, run)).toBe(
+      [
+        'test: FAILED @bnpl-kit/scripts (2 failed, 20 passed)',
+        '    test/a.test.ts > suite > fails',
+        '      AssertionError: expected 1 to be 2 // Object.is equality',
+        '    test/a.test.ts > suite > times out',
+        '      Error: Test timed out in 50ms.',
+        'tests: 20 passed, 2 failed in 2 packages; 1 failed',
+      ].join('\n'),
+    );
+  });
+
+  it('shows at most eight failed tests per package and counts the rest', () => {
+    const many = Array.from(
+      { length: 11 },
+      (_, i) => `@bnpl-kit/core:test:  FAIL  test/c.test.ts > case ${i}`,
+    );
+    const lines = summarize(many.join('\n'), { tasks: [task('@bnpl-kit/core', 1)] }).split('\n');
+    expect(lines.filter((line) => line.includes('> case '))).toHaveLength(8);
+    expect(lines).toContain('    … and 3 more above');
+  });
 });

@@ -10,10 +10,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { type ClientRequest, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@bnpl-kit/test-ports';
 import { afterAll, expect, it } from 'vitest';
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
@@ -22,16 +22,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface Answer {
   status: number;

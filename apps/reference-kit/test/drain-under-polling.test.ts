@@ -6,7 +6,7 @@
  * request is answered 503 "Starting": requests that arrive during the start wait for the app.
  */
 import { get } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '@bnpl-kit/test-ports';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runReferenceServer } from '../src/index.js';
 import { removeDir, tempDir } from './helpers/servers.js';
@@ -90,10 +90,7 @@ describe('a request during the start', () => {
   it('is held until the app is installed, never answered 503 "Starting"', async () => {
     const dataDir = await tempDir();
     cleanups.push(() => removeDir(dataDir));
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await freePort();
     for (const [name, value] of Object.entries({
       MODE: 'sandbox',
       PORT: String(port),

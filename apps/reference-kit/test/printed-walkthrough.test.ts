@@ -5,10 +5,10 @@
 
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { startSandboxServer } from '@bnpl-kit/sandbox';
+import { freePort } from '@bnpl-kit/test-ports';
 import { describe, expect, it } from 'vitest';
 import { sandboxBanner, walkthroughScript } from '../src/index.js';
 import { generateSigningKey } from '../src/keys.js';
@@ -33,17 +33,6 @@ const EXPECTED: Record<IntegrationMode, RegExp[]> = {
     /"status":"CANCELED"/,
   ],
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The script part of a start banner: from after the "Walkthrough:" line to the end. */
 function scriptOf(banner: string): string {

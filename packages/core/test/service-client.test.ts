@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { freePort } from '@bnpl-kit/test-ports';
 import { describe, expect, it, vi } from 'vitest';
 import { createServiceClient, KitError, type ServiceClientOptions } from '../src/index.js';
 import { kitErrorOf } from '../src/testing.js';
@@ -175,11 +175,9 @@ describe('failure mapping', () => {
   });
 
   it('a refused TCP connection (real fetch, closed port) → upstream_unavailable', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Free, so nothing listens there, and below the ephemeral range: a port inside it could be
+    // taken by a client socket (whose connection would then be the one refused, or a self-connect).
+    const port = await freePort();
     const c = createServiceClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'key-123456', retries: 0 });
     const error = await failureOf(c.getOrder('ord-1'));
     expect(error.code).toBe('upstream_unavailable');

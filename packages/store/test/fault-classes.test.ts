@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createMarket, KitError, type ServiceClient, silentLogger } from '@bnpl-kit/core';
 import { generateKeyPair, signWebhook } from '@bnpl-kit/core/testing';
+import { freePort } from '@bnpl-kit/test-ports';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUnavailable, TRANSIENT_SQLSTATES, translateFault } from '../src/executor/pg-faults.js';
@@ -44,14 +44,6 @@ describe('the table of transient SQLSTATE classes', () => {
     expect(isUnavailable(pgError('23505', 'duplicate key'))).toBe(false);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function expectUnavailable(error: unknown, sqlstate?: string) {
   expect(error).toBeInstanceOf(KitError);

@@ -4,7 +4,7 @@
  * directory behind. (Started for real, it carries pooler.test.ts and the store suites' pgbouncer
  * backend.)
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,5 +67,44 @@ describe('startPgBouncer when the pooler cannot start', () => {
       startPgBouncer('postgres://postgres@127.0.0.1:5432/test', { poolMode: 'transaction', bin: 'false' }),
     ).rejects.toThrow('pgbouncer exited (1) before listening');
     expect(await readdir(scratch)).toEqual([]);
+  });
+
+  /** A stand-in binary that finds its port taken `taken` times (as PgBouncer logs it), then starts. */
+  async function portTakenBinary(taken: number): Promise<{ bin: string; starts: () => Promise<number> }> {
+    const bin = join(scratch, 'fake-pgbouncer');
+    const count = join(scratch, 'starts');
+    await writeFile(
+      bin,
+      [
+        '#!/bin/sh',
+        `n=$(($(cat ${count} 2>/dev/null || echo 0) + 1)); echo $n > ${count}`,
+        `if [ $n -le ${taken} ]; then echo "ERROR bind(): Address already in use" >&2; exit 1; fi`,
+        'echo "LOG process up: PgBouncer (fake)" >&2',
+        'exec sleep 60',
+        '',
+      ].join('\n'),
+    );
+    await chmod(bin, 0o755);
+    return { bin, starts: async () => Number(await readFile(count, 'utf8')) };
+  }
+
+  it('tries again on another port when a client socket took the one it picked', async () => {
+    const { bin, starts } = await portTakenBinary(2);
+    const pooler = await startPgBouncer('postgres://postgres@127.0.0.1:5432/test', {
+      poolMode: 'transaction',
+      bin,
+    });
+    await pooler.stop();
+    expect(await starts()).toBe(3);
+    // The failed attempts' directories are gone; the counter and the binary are the test's own.
+    expect((await readdir(scratch)).sort()).toEqual(['fake-pgbouncer', 'starts']);
+  });
+
+  it('gives up after five attempts, with the reason', async () => {
+    const { bin, starts } = await portTakenBinary(99);
+    await expect(
+      startPgBouncer('postgres://postgres@127.0.0.1:5432/test', { poolMode: 'transaction', bin }),
+    ).rejects.toThrow(/before listening:[\s\S]*Address already in use/);
+    expect(await starts()).toBe(5);
   });
 });

@@ -4,13 +4,21 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
+/**
+ * Only a hung command takes this long to print what a test waits for. Under the integration tests'
+ * 600 s timeout (vitest.shared.ts), so the error carries the command's output; far above what a
+ * start takes with every package's suite running on two shared cores (52 s seen), because a wait
+ * ends on the output or the command's exit, never on this.
+ */
+export const HUNG_MS = 480_000;
+
 export interface Command {
   child: ChildProcess;
   /** stdout and stderr so far, interleaved. */
   output(): string;
   stdout(): string;
   exited: Promise<number | string>;
-  /** Polls the output until it matches (never sleeps a fixed time). */
+  /** Polls the output until it matches, or fails once the command has exited (or hung: HUNG_MS). */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Signals the whole process group. */
   signal(signal: NodeJS.Signals): void;
@@ -58,7 +66,7 @@ export function bash(line: string, options: { cwd: string; env?: Record<string, 
     output: () => all,
     stdout: () => out,
     exited,
-    async waitFor(pattern, timeoutMs = 90_000) {
+    async waitFor(pattern, timeoutMs = HUNG_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const match = pattern.exec(all);

@@ -14,7 +14,6 @@
  * admin API (the sandbox) is called straight, as it is not in the market's document.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import {
 } from '@bnpl-kit/contract-tests';
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { SANDBOX_MOUNT, startReferenceServer } from '@bnpl-kit/reference-server';
+import { freePort } from '@bnpl-kit/test-ports';
 import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { documentNamed } from '../src/fuzz.js';
 import { type PrismProxy, startPrism } from '../src/prism.js';
@@ -33,14 +33,6 @@ import { type CheckTraffic, newTraffic, prismFetch } from '../src/prism-certify.
 
 const documentPath = (mode: IntegrationMode) =>
   fileURLToPath(new URL(`../../../docs/openapi/market-${mode}.json`, import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Checks (ID or ID prefix) not run through Prism, each for a limit of Prism 5.14.2 (measured here

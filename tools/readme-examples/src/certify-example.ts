@@ -2,7 +2,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   type ContractReport,
@@ -12,6 +11,7 @@ import {
   waitForHttp,
 } from '@bnpl-kit/contract-tests';
 import type { IntegrationMode } from '@bnpl-kit/core';
+import { freePort } from '@bnpl-kit/test-ports';
 
 /**
  * Only a hang takes this long: a start (Node, PGlite, migrations) or a healthy request on a machine
@@ -20,14 +20,6 @@ import type { IntegrationMode } from '@bnpl-kit/core';
 const HUNG_MS = 200_000;
 /** Per request to the server under certification: what only a hang exceeds (certify's default is 10 s). */
 const LOADED_REQUEST_TIMEOUT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 /** The README server as a child process, restartable in its own working directory (its PGlite data stays). */
 function exampleProcess(file: string, cwd: string, env: Record<string, string | undefined>) {

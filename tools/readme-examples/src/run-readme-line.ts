@@ -6,16 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from '@bnpl-kit/test-ports';
 import { outsideEnv } from './outside-project.js';
 
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@bnpl-kit/test-ports';
 
 /** The line with the README's market port replaced, and a free sandbox port added to a certify line. */
 export async function withFreePorts(line: string): Promise<string> {

@@ -6,11 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@bnpl-kit/test-ports';
 import { build } from 'esbuild';
 
 export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const;
@@ -35,14 +35,6 @@ export function binaryOf(runtime: RuntimeName): string {
   if (runtime === 'bun') return packaged('@oven/bun-linux-x64', 'bin/bun');
   if (runtime === 'deno') return packaged('@deno/linux-x64-glibc', 'deno');
   return packaged('@cloudflare/workerd-linux-64', 'bin/workerd');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 /**

@@ -11,22 +11,14 @@
  * dropped after; without it, the embedded PGlite in a fresh data directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
+import { freePort } from '@bnpl-kit/test-ports';
 import { describe, expect, it } from 'vitest';
 import { type ReferenceServerRun, runReferenceServer } from '../src/reference-server.js';
 import { LOADED_REQUEST_TIMEOUT_MS } from './loaded-machine.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Per mode, the checks run: every one (undefined), or those that take an order through its webhooks. */
 const CHECKS = {

@@ -78,10 +78,29 @@ function waitUntilUp(child: ChildProcess, bin: string): Promise<void> {
   });
 }
 
+/**
+ * How often a start is tried on a new port. The port comes from `listen(0)`, i.e. from the range
+ * client sockets draw from too, so one of a busy test run's connections may take it between the
+ * probe and PgBouncer's bind; PgBouncer then exits with "Address already in use" and the next
+ * attempt takes another port.
+ */
+const START_ATTEMPTS = 5;
+const PORT_TAKEN = /Address already in use/i;
+
 export async function startPgBouncer(
   databaseUrl: string,
   options: PgBouncerOptions,
 ): Promise<RunningPgBouncer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(databaseUrl, options);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !PORT_TAKEN.test(String((error as Error).message))) throw error;
+    }
+  }
+}
+
+async function startOnce(databaseUrl: string, options: PgBouncerOptions): Promise<RunningPgBouncer> {
   const bin = options.bin ?? PGBOUNCER_BIN;
   const dir = await mkdtemp(join(tmpdir(), 'bnpl-pgbouncer-'));
   let child: ChildProcess | undefined;

@@ -1,0 +1,3 @@
+import { sharedWorkerUnitConfig } from '../../vitest.shared.ts';
+
+export default sharedWorkerUnitConfig;
