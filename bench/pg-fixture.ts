@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderStatus } from '@bnpl-kit/core';
 import { orderLineFixture, signWebhook } from '@bnpl-kit/core/testing';
+import { DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
 import { openStore } from '@bnpl-kit/store';
 import pg from 'pg';
 
@@ -101,7 +102,7 @@ const CYCLE: OrderStatus[] = ['APPROVED', 'DISBURSING', 'PAID', 'APPROVED'];
 /** How far ahead of signing the signed timestamp is: the requests are accepted from 60 s before. */
 const SIGNED_AHEAD_MS = 240_000;
 /** The receiver's time window (WIRE §4): a request older than this is refused. */
-const WINDOW_MS = 300_000;
+const WINDOW_MS = DEFAULT_TOLERANCE_SECONDS * 1000;
 
 /**
  * `signStatusUpdates` for a run longer than one time window (webhook-pg with every candidate takes

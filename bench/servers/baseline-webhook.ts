@@ -84,6 +84,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     typeof eventId !== 'string' ||
     typeof timestamp !== 'string' ||
     req.headers['x-signature-algorithm'] !== 'EdDSA' ||
+    // The protocol's ±300 s, written out as a market without the kit would (no kit code in the
+    // baseline); bench/test/baseline-window.test.ts ties it to core's DEFAULT_TOLERANCE_SECONDS.
     Math.abs(Date.parse(timestamp) - Date.now()) > 300_000
   ) {
     return send(res, 401, '{"code":"signature_invalid"}');

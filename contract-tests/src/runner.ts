@@ -3,6 +3,7 @@
  * command, the reference servers' tests), `runCheck` for one check (one vitest `it` per check).
  */
 import { type ClaimObject, DEFAULT_PATHS, type IntegrationMode, type MarketPaths } from '@bnpl-kit/core';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
 import { checksFor, selectChecks } from './checks/index.js';
 import { recordExchanges } from './exchange-record.js';
 import { expectNoInternals } from './expect.js';
@@ -119,8 +120,8 @@ function createCheckContext(
     systemAuth:
       options.systemHeaders ??
       (options.marketToken ? { authorization: `Bearer ${options.marketToken}` } : {}),
-    toleranceSeconds: options.toleranceSeconds ?? 300,
-    maxBodyBytes: options.maxBodyBytes ?? 256 * 1024,
+    toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bnplCallbackUrl: options.bnplCallbackUrl,
     seed: checkSeed(runSeed(options), check.id),
     restartMarket: options.restartMarket,

@@ -3,6 +3,7 @@
  * refused even when replayed whole, unknown event types are acknowledged, oversized bodies are 413,
  * and a wrong content type never turns into a 5xx.
  */
+import { DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, fail } from '../expect.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
 import { createOrder, expectMarketStatus } from '../support/orders.js';
@@ -26,7 +27,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
   },
   {
     id: 'webhook.replay-old-delivery',
-    title: 'A delivery replayed after the ±300 s window is refused (401), even with its original event ID',
+    title: `A delivery replayed after the ±${DEFAULT_TOLERANCE_SECONDS} s window is refused (401), even with its original event ID`,
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     rules: ['R-WH-09'],

@@ -99,6 +99,8 @@ export { bodyDigestBackend, webhookBodyDigest } from './signature/digest.js';
 export { parseSigningKey, seedToPkcs8Pem } from './signature/keys.js';
 export {
   ALGORITHM_HEADER,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TOLERANCE_SECONDS,
   EVENT_ID_HEADER,
   EVENT_TIMESTAMP_HEADER,
   SIGNATURE_HEADER,

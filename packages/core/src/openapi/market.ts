@@ -27,6 +27,7 @@ import { safeText } from '../models/text.js';
 import { READ_FILTERED_OFFERS_SCOPE } from '../service/routes.js';
 import {
   ALGORITHM_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
   EVENT_ID_HEADER,
   EVENT_TIMESTAMP_HEADER,
   SIGNATURE_HEADER,
@@ -126,10 +127,14 @@ function signatureParameters(): ParameterObject[] {
       type: 'string',
       minLength: 1,
     }),
-    header(EVENT_TIMESTAMP_HEADER, 'YYYY-MM-DDTHH:MM:SSZ, within ±300 s of the receiver’s clock', {
-      type: 'string',
-      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$',
-    }),
+    header(
+      EVENT_TIMESTAMP_HEADER,
+      `YYYY-MM-DDTHH:MM:SSZ, within ±${DEFAULT_TOLERANCE_SECONDS} s of the receiver’s clock`,
+      {
+        type: 'string',
+        pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$',
+      },
+    ),
   ];
 }
 

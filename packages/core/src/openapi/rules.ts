@@ -1,3 +1,5 @@
+import { DEFAULT_TOLERANCE_SECONDS } from '../signature/message.js';
+
 /**
  * The rules a market enforces that JSON Schema cannot say (sums, agreeing members, parsing beyond a
  * pattern, Unicode validity), by rule ID (docs/protocol.md): what each operation's `x-bnpl-rules`
@@ -49,6 +51,6 @@ export const PROTOCOL_WORDS: Readonly<Record<keyof typeof RULES_BEYOND_SCHEMA, s
   'R-OFFER-10':
     'A malformed condition (unknown kind, no claim, one or no range bound, an AND whose subconditions is absent, null or []) is a 400',
   'R-WH-08': 'the four headers present and well formed, algorithm EdDSA',
-  'R-WH-09': "timestamp within ±300 s of the receiver's clock",
+  'R-WH-09': `timestamp within ±${DEFAULT_TOLERANCE_SECONDS} s of the receiver's clock`,
   'R-WH-10': 'Ed25519 verification with a key from configuration',
 };
