@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
 import { describeConfig, loadConfig } from '../src/models/config.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../src/signature/message.js';
 
 const production = {
   MODE: 'production',
@@ -29,6 +30,8 @@ describe('configuration (WIRE §8)', () => {
   it('defaults to sandbox on port 3000 with a 300 s tolerance', () => {
     const config = loadConfig({}, { integrationMode: 'basic' });
     expect(config).toMatchObject({ mode: 'sandbox', port: 3000, webhookToleranceSeconds: 300 });
+    // The models layer may not import signature/, so its default is written out: the same window.
+    expect(config.webhookToleranceSeconds).toBe(DEFAULT_TOLERANCE_SECONDS);
   });
 
   it('reads CLAIM_SCOPE_HASH: per-scope by default, all-scopes for the prior art, nothing else (WIRE §7)', () => {
