@@ -45,16 +45,13 @@ async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
 /** Polls /healthz until it answers 200; fails once the server has exited (or hung: HUNG_MS). */
 async function healthy(url: string, server: Command): Promise<void> {
   const deadline = Date.now() + HUNG_MS;
-  let exited = false;
-  void server.exited.then(() => {
-    exited = true;
-  });
   for (;;) {
     const ok = await fetch(`${url}/healthz`).then(
       (answer) => answer.ok,
       () => false,
     );
     if (ok) return;
+    const exited = server.hasExited();
     if (exited || Date.now() > deadline)
       throw new Error(
         `${url}/healthz never answered (${exited ? 'the server exited' : 'hung'}):\n${server.output()}`,

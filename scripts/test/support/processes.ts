@@ -18,8 +18,10 @@ export interface Command {
   output(): string;
   stdout(): string;
   exited: Promise<number | string>;
+  /** Whether the command has exited (what `exited` resolves, without awaiting it). */
+  hasExited(): boolean;
   /** Polls the output until it matches, or fails once the command has exited (or hung: HUNG_MS). */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Signals the whole process group. */
   signal(signal: NodeJS.Signals): void;
 }
@@ -66,8 +68,9 @@ export function bash(line: string, options: { cwd: string; env?: Record<string, 
     output: () => all,
     stdout: () => out,
     exited,
-    async waitFor(pattern, timeoutMs = HUNG_MS) {
-      const deadline = Date.now() + timeoutMs;
+    hasExited: () => done,
+    async waitFor(pattern) {
+      const deadline = Date.now() + HUNG_MS;
       for (;;) {
         const match = pattern.exec(all);
         if (match) return match;

@@ -9,8 +9,6 @@ import { once } from 'node:events';
 import { freePort } from '@bnpl-kit/test-ports';
 import { outsideEnv } from './outside-project.js';
 
-export { freePort } from '@bnpl-kit/test-ports';
-
 /** The line with the README's market port replaced, and a free sandbox port added to a certify line. */
 export async function withFreePorts(line: string): Promise<string> {
   const market = await freePort();
