@@ -62,6 +62,8 @@ export function summarise<C extends string>(
   label: Record<string, string>,
   reference: C,
   p99Goal?: P99Goal<C>,
+  /** A second reference per candidate (its framework's own baseline), when measured in the same rounds. */
+  peerOf?: (candidate: C) => C | undefined,
 ): Record<string, string>[] {
   const base = runs.get(reference);
   const withService = [...runs.values()].some((rs) =>
@@ -88,6 +90,12 @@ export function summarise<C extends string>(
         ? undefined
         : r.cpuMicrosPerRequest + r.pgCpuMicrosPerRequest + (r.sideCpuMicrosPerRequest ?? 0),
     );
+    const peer = peerOf?.(candidate);
+    const peerRuns = peer === undefined ? undefined : runs.get(peer);
+    const againstPeer = (pick: (r: Measured) => number) =>
+      peerRuns ? median(rs.map((r, i) => pick(r) / pick(peerRuns[i]!))) : undefined;
+    const peerRatio = againstPeer((r) => r.rps);
+    const peerP99 = againstPeer((r) => r.p99);
     const bad = rs.reduce((n, r) => n + r.bad, 0);
     const isReference = candidate === reference;
     // A run that answered errors measured something else (a refusal is cheap): no verdict from it.
@@ -112,6 +120,17 @@ export function summarise<C extends string>(
               p99Ratio === undefined || isReference || !p99Goal.covers(candidate)
                 ? ''
                 : verdict(median(p99Ratio) <= p99Goal.ratio),
+          }),
+      ...(peerOf === undefined
+        ? {}
+        : {
+            'vs own framework':
+              peerRatio === undefined
+                ? ''
+                : peerRuns!.some((r) => r.bad > 0)
+                  ? 'n/a: errors'
+                  : `${pct(peerRatio)} (${verdict(peerRatio >= 0.85)})`,
+            'p99 vs own fw': peerP99 === undefined ? '' : `${peerP99.toFixed(2)}×`,
           }),
       'server CPU µs/req': micros(rs.map((r) => r.cpuMicrosPerRequest)),
       'main thread µs/req': micros(rs.map((r) => r.mainCpuMicrosPerRequest)),

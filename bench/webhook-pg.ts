@@ -10,7 +10,10 @@
  * COMMIT), `baseline-cte` (the same as one statement), `express`, `koa`, `hono` (the kit, no
  * `handleWebhook`: one statement) and `express+hook`, `koa+hook`, `hono+hook` (a no-op
  * `handleWebhook`: BEGIN with the statement, the hook, COMMIT). The hooked rows also have a p99
- * goal (issue 36: at most 1.3× the baseline's).
+ * goal (issue 36: at most 1.3× the baseline's). `baseline-express`, `baseline-koa` and
+ * `baseline-hono` are the baseline written as that framework's route: each kit row is also given
+ * against its own framework's (the "vs own framework" columns), which separates what the framework
+ * costs per request from what the kit adds on top of it.
  *
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), BENCH_CANDIDATES (a
  * name with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
@@ -50,6 +53,9 @@ import { isPinned, LOAD_CPU, SERVER_CPU } from './pin.js';
 export const CANDIDATES = [
   'baseline',
   'baseline-cte',
+  'baseline-express',
+  'baseline-koa',
+  'baseline-hono',
   'express',
   'koa',
   'hono',
@@ -65,6 +71,17 @@ export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 100_000);
 
 /** The suffix of a candidate with a no-op `handleWebhook`. */
 const HOOKED = '+hook';
+/**
+ * `baseline-<framework>`: the baseline's checks and transaction as that framework's own route, so a
+ * kit row is also compared with what a market on the same framework starts from (the framework's
+ * own cost per request is in both).
+ */
+const FRAMEWORK_BASELINE = 'baseline-';
+const frameworkPeer = (candidate: Candidate): Candidate | undefined => {
+  const name = baseCandidate<string>(candidate);
+  if (name.startsWith('baseline')) return undefined;
+  return `${FRAMEWORK_BASELINE}${name.replace(HOOKED, '')}` as Candidate;
+};
 const P99_GOAL = { ratio: 1.3, covers: (candidate: Candidate) => baseCandidate(candidate).endsWith(HOOKED) };
 
 const server = (name: string) => fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));
@@ -75,6 +92,19 @@ export function childSpec(candidate: Candidate, fixture: PgFixture, publicKey: s
     return {
       script: scriptFor(candidate, server('baseline-webhook')),
       args: [DATABASE_URL, fixture.schema, publicKey, name === 'baseline' ? 'tx' : 'cte', SIGNED_URL],
+    };
+  }
+  if (name.startsWith(FRAMEWORK_BASELINE)) {
+    return {
+      script: scriptFor(candidate, server('baseline-webhook')),
+      args: [
+        DATABASE_URL,
+        fixture.schema,
+        publicKey,
+        'tx',
+        SIGNED_URL,
+        name.slice(FRAMEWORK_BASELINE.length),
+      ],
     };
   }
   const [framework, variant] = name.endsWith(HOOKED)
@@ -133,7 +163,7 @@ async function run(): Promise<void> {
           .current(measurementMs)
           .then((pool) => measureOnce(candidate, fixture, keys.publicKey, pool, c)),
       );
-      rows.push(...summarise(runs, { c: String(c) }, 'baseline', P99_GOAL));
+      rows.push(...summarise(runs, { c: String(c) }, 'baseline', P99_GOAL, frameworkPeer));
     }
     printTable(rows);
   });

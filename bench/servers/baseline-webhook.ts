@@ -4,27 +4,34 @@
  * Web Crypto) and the least database work a correct receiver does: the event ID recorded and the
  * order's status moved forward, atomically. `tx` mode uses one transaction (BEGIN, INSERT … ON
  * CONFLICT DO NOTHING, guarded UPDATE, COMMIT); `cte` mode one statement doing both.
- * No history row, no logging, no routing: the floor, not a design to copy.
+ * No history row, no logging, no routing: the floor, not a design to copy. By default on bare
+ * node:http; behind Express, Koa or Hono (the same checks and statements as that framework's own
+ * route) it is the floor of a market on that framework, which the kit's adapter is compared with too.
  *
- *   baseline-webhook.ts <databaseUrl> <schema> <publicKey base64url> <tx|cte> <signedUrl>
+ *   baseline-webhook.ts <databaseUrl> <schema> <publicKey base64url> <tx|cte> <signedUrl> [node|express|koa|hono]
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OrderStatus } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 import { countRoundTrips } from './count-round-trips.js';
 
+export type BaselineFramework = 'node' | 'express' | 'koa' | 'hono';
+
 countRoundTrips(pg);
 
-const [databaseUrl, schema, publicKey, mode, signedUrl] = process.argv.slice(2) as [
+const [databaseUrl, schema, publicKey, mode, signedUrl, framework = 'node'] = process.argv.slice(2) as [
   string,
   string,
   string,
   'tx' | 'cte',
   string,
+  BaselineFramework?,
 ];
+/** The path part of the signed URL: the one route the receiver serves. */
+const WEBHOOK_PATH = new URL(signedUrl).pathname;
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
 const key = await crypto.subtle.importKey('raw', Buffer.from(publicKey, 'base64url'), 'Ed25519', false, [
   'verify',
@@ -68,32 +75,29 @@ async function record(eventId: string, type: string, orderId: string, status: Or
   }
 }
 
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
-  const signature = req.headers.signature;
-  const eventId = req.headers['x-event-id'];
-  const timestamp = req.headers['x-event-timestamp'];
+/** The protocol's checks and the database effect: status and JSON body of the answer. */
+async function receive(
+  header: (name: string) => string | undefined,
+  body: Buffer,
+): Promise<[number, string]> {
+  const signature = header('signature');
+  const eventId = header('x-event-id');
+  const timestamp = header('x-event-timestamp');
   if (
-    typeof signature !== 'string' ||
-    typeof eventId !== 'string' ||
-    typeof timestamp !== 'string' ||
-    req.headers['x-signature-algorithm'] !== 'EdDSA' ||
+    signature === undefined ||
+    eventId === undefined ||
+    timestamp === undefined ||
+    header('x-signature-algorithm') !== 'EdDSA' ||
     // The protocol's ±300 s, written out as a market without the kit would (no kit code in the
     // baseline); bench/test/baseline-window.test.ts ties it to core's DEFAULT_TOLERANCE_SECONDS.
     Math.abs(Date.parse(timestamp) - Date.now()) > 300_000
   ) {
-    return send(res, 401, '{"code":"signature_invalid"}');
+    return [401, '{"code":"signature_invalid"}'];
   }
   const digest = createHash('sha256').update(body).digest('base64url');
   const message = Buffer.from(`POST\n${signedUrl}\n${eventId}\n${timestamp}\n${digest}`);
   if (!(await crypto.subtle.verify('Ed25519', key, Buffer.from(signature, 'base64url'), message))) {
-    return send(res, 401, '{"code":"signature_invalid"}');
+    return [401, '{"code":"signature_invalid"}'];
   }
   const event = JSON.parse(body.toString('utf8')) as {
     type: string;
@@ -101,10 +105,63 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     order_status: OrderStatus;
   };
   const fresh = await record(eventId, event.type, event.order_id, event.order_status);
-  send(res, 200, fresh ? '{"received":true}' : '{"received":true,"duplicate":true}');
+  return [200, fresh ? '{"received":true}' : '{"received":true,"duplicate":true}'];
 }
 
-const server = createServer((req, res) => {
-  handle(req, res).catch(() => send(res, 500, '{"code":"internal"}'));
-}).listen(0, '127.0.0.1');
-await serveForParent(server);
+const INTERNAL: [number, string] = [500, '{"code":"internal"}'];
+
+/** For node:http, Express and Koa: the request's own stream and headers. */
+async function receiveNode(req: IncomingMessage): Promise<[number, string]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const value = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  return receive(value, Buffer.concat(chunks)).catch(() => INTERNAL);
+}
+
+function send(res: ServerResponse, [status, body]: [number, string]): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+}
+
+/**
+ * The same receiver as each framework's own route would be written by hand (`node` = no framework):
+ * the floor a market on that framework starts from without the kit.
+ */
+async function listen(): Promise<Server> {
+  if (framework === 'express') {
+    const { default: express } = await import('express');
+    const app = express();
+    app.post(WEBHOOK_PATH, (req, res) => void receiveNode(req).then((answer) => send(res, answer)));
+    return app.listen(0, '127.0.0.1');
+  }
+  if (framework === 'koa') {
+    const { default: Koa } = await import('koa');
+    const app = new Koa();
+    app.use(async (ctx) => {
+      if (ctx.method !== 'POST' || ctx.path !== WEBHOOK_PATH) return;
+      const [status, body] = await receiveNode(ctx.req);
+      ctx.status = status;
+      ctx.type = 'application/json';
+      ctx.body = body;
+    });
+    return app.listen(0, '127.0.0.1');
+  }
+  if (framework === 'hono') {
+    const { Hono } = await import('hono');
+    const { serve } = await import('@hono/node-server');
+    const app = new Hono().post(WEBHOOK_PATH, async (c) => {
+      const body = Buffer.from(await c.req.arrayBuffer());
+      const [status, text] = await receive((name) => c.req.header(name), body).catch(() => INTERNAL);
+      return c.body(text, status as 200, { 'content-type': 'application/json' });
+    });
+    return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  }
+  return createServer((req, res) => void receiveNode(req).then((answer) => send(res, answer))).listen(
+    0,
+    '127.0.0.1',
+  );
+}
+
+await serveForParent(await listen());

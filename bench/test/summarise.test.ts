@@ -64,4 +64,36 @@ describe('summarise', () => {
     const row = summarise(runs, {}, 'baseline', GOAL).find((r) => r.candidate === 'koa+hook')!;
     expect(row.notes).toMatch(/still warming up when measured/);
   });
+
+  it("compares a kit row with its own framework's baseline too, when one was measured", () => {
+    const runs = new Map([
+      ['baseline', [run(1000, 50), run(1000, 50), run(1000, 50)]],
+      ['baseline-express', [run(700, 80), run(700, 80), run(700, 80)]],
+      ['express+hook', [run(650, 90), run(630, 100), run(600, 120)]],
+      ['koa+hook', [run(900, 50), run(900, 50), run(900, 50)]],
+    ]);
+    const peerOf = (c: string) =>
+      c.startsWith('baseline') ? undefined : `baseline-${c.replace('+hook', '')}`;
+    const rows = summarise(runs, {}, 'baseline', GOAL, peerOf);
+    const express = rows.find((r) => r.candidate === 'express+hook')!;
+    expect(express['goal ≥ 85 %']).toBe('NO');
+    expect(express['vs own framework']).toBe('90 % (yes)');
+    expect(express['p99 vs own fw']).toBe('1.25×');
+    // koa's own baseline was not measured in these rounds: no second comparison, rather than a guess.
+    expect(rows.find((r) => r.candidate === 'koa+hook')!['vs own framework']).toBe('');
+    expect(rows.find((r) => r.candidate === 'baseline-express')!['vs own framework']).toBe('');
+  });
+
+  it("gives no own-framework verdict when that framework's baseline answered errors", () => {
+    const runs = new Map([
+      ['baseline', [run(1000, 50)]],
+      ['baseline-hono', [run(21_000, 5, 84_000)]],
+      ['hono', [run(900, 50)]],
+    ]);
+    const row = summarise(runs, {}, 'baseline', GOAL, (c) =>
+      c === 'hono' ? 'baseline-hono' : undefined,
+    ).find((r) => r.candidate === 'hono')!;
+    expect(row['vs own framework']).toBe('n/a: errors');
+    expect(row['goal ≥ 85 %']).toBe('yes');
+  });
 });
