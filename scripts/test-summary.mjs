@@ -64,10 +64,13 @@ export function summarize(output, run) {
     counts.set(name, { passed: count('passed'), failed: count('failed'), skipped: count('skipped') });
   }
   const tasks = (run?.tasks ?? []).filter((task) => task.taskId.endsWith('#test'));
-  const failedPackages = tasks
-    .filter((task) => (task.execution?.exitCode ?? 0) !== 0)
-    .map((task) => task.package)
-    .sort();
+  // Without turbo's summary (it could not be read, or a CI log is summed afterwards), a package
+  // failed when its vitest line counts a failed test: never "every package passed" over failures.
+  const failedPackages = (
+    run
+      ? tasks.filter((task) => (task.execution?.exitCode ?? 0) !== 0).map((task) => task.package)
+      : [...counts].filter(([, count]) => count.failed > 0).map(([name]) => name)
+  ).sort();
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const count of counts.values()) {
     total.passed += count.passed;

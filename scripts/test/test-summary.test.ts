@@ -32,6 +32,15 @@ describe('the test command summary', () => {
     );
   });
 
+  it("without turbo's run summary, names the packages whose vitest line counts failures", () => {
+    expect(summarize(output, undefined)).toBe(
+      [
+        'test: FAILED @bnpl-kit/browser-e2e (8 failed, 2 passed)',
+        'tests: 354 passed, 8 failed, 1 skipped in 3 packages; 1 failed',
+      ].join('\n'),
+    );
+  });
+
   it('says so when every package passed, and when nothing ran', () => {
     expect(summarize(output, { tasks: [task('@bnpl-kit/core', 0)] })).toMatch(/every package passed$/);
     expect(summarize('', { tasks: [] })).toMatch(/nothing ran$/);
