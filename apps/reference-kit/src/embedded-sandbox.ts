@@ -72,6 +72,7 @@ export async function startEmbeddedSandbox(input: {
   const service = createServiceClient({
     baseUrl: serviceUrl,
     apiKey: keys.appApiKey,
+    timeoutMs: config.serviceTimeoutMs,
     // Its records live in this server's store: their failing is this server's disk, not the service.
     fetch: createSandboxFetch(sandbox, { basePath: SANDBOX_MOUNT, sharesStore: true }),
   });

@@ -47,7 +47,11 @@ export async function connectService(input: {
   if (!config.embeddedSandbox || !keys) {
     return {
       embedded: undefined,
-      service: createServiceClient({ baseUrl: config.serviceApiUrl!, apiKey: input.apiKey }),
+      service: createServiceClient({
+        baseUrl: config.serviceApiUrl!,
+        apiKey: input.apiKey,
+        timeoutMs: config.serviceTimeoutMs,
+      }),
     };
   }
   const embedded = await startEmbeddedSandbox({

@@ -108,6 +108,27 @@ describe('createMarket builds what the configuration describes', () => {
     expect(seen[0]!.apiKey).toBe('api-key-from-env');
   });
 
+  it('gives each service call SERVICE_TIMEOUT_MS, not the default 8 s, when it builds the client', async () => {
+    let attempts = 0;
+    // A service that never answers (and ignores the abort signal): only the client's timer ends a call.
+    vi.stubGlobal('fetch', () => {
+      attempts++;
+      return new Promise<never>(() => {});
+    });
+    const { service: _s, ...options } = base();
+    const config = loadConfig({ ...env, SERVICE_TIMEOUT_MS: '100' }, { integrationMode: 'basic' });
+    expect(config.serviceTimeoutMs).toBe(100);
+    const market = createMarket({ ...options, config });
+    // The key fetch: its token call is a read, timed out, retried, timed out again, answered 504.
+    const response = await market.handle(new Request(market.webhookUrl, { method: 'POST', body: '{}' }));
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({
+      code: 'upstream_timeout',
+      detail: 'The BNPL service did not answer token within 100 ms',
+    });
+    expect(attempts).toBeGreaterThan(1);
+  });
+
   it('names what is missing when there is neither a service nor its URL and key', () => {
     const { service: _s, ...options } = base();
     for (const missing of ['SERVICE_API_URL', 'APP_API_KEY']) {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { KitError } from '../src/errors.js';
-import { describeConfig, loadConfig } from '../src/models/config.js';
+import { DEFAULT_SERVICE_TIMEOUT_MS, describeConfig, loadConfig } from '../src/models/config.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../src/signature/message.js';
 
 const production = {
@@ -32,6 +32,17 @@ describe('configuration (WIRE §8)', () => {
     expect(config).toMatchObject({ mode: 'sandbox', port: 3000, webhookToleranceSeconds: 300 });
     // The models layer may not import signature/, so its default is written out: the same window.
     expect(config.webhookToleranceSeconds).toBe(DEFAULT_TOLERANCE_SECONDS);
+  });
+
+  it('reads SERVICE_TIMEOUT_MS: each service attempt, 8000 ms unless set, whole milliseconds in range', () => {
+    expect(loadConfig({}, { integrationMode: 'basic' }).serviceTimeoutMs).toBe(DEFAULT_SERVICE_TIMEOUT_MS);
+    expect(DEFAULT_SERVICE_TIMEOUT_MS).toBe(8000);
+    expect(loadConfig({ SERVICE_TIMEOUT_MS: ' 2500 ' }, { integrationMode: 'basic' }).serviceTimeoutMs).toBe(
+      2500,
+    );
+    for (const value of ['99', '120001', '1.5', 'soon']) {
+      expect(problems({ SERVICE_TIMEOUT_MS: value })).toEqual(['SERVICE_TIMEOUT_MS']);
+    }
   });
 
   it('reads CLAIM_SCOPE_HASH: per-scope by default, all-scopes for the prior art, nothing else (WIRE §7)', () => {

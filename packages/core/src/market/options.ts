@@ -33,6 +33,8 @@ export interface MarketConfig {
   serviceApiUrl?: string | undefined;
   /** `APP_API_KEY`. */
   appApiKey?: Secret | string | undefined;
+  /** `SERVICE_TIMEOUT_MS`: each attempt of a call by the service client built from `serviceApiUrl`. */
+  serviceTimeoutMs?: number | undefined;
 }
 
 /** Paths of the served endpoints. `prefix` is prepended to every other one. */

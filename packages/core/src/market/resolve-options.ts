@@ -29,7 +29,11 @@ export function resolveServices<Tx extends MarketTransaction>(
   let service = options.service;
   if (service === undefined) {
     if (serviceApiUrl === undefined || appApiKey === undefined) throw unchecked('service');
-    service = createServiceClient({ baseUrl: serviceApiUrl, apiKey: appApiKey });
+    service = createServiceClient({
+      baseUrl: serviceApiUrl,
+      apiKey: appApiKey,
+      timeoutMs: config.serviceTimeoutMs,
+    });
   }
   const keys = options.webhookKeys ?? config.servicePublicKey;
   let webhookKeys: WebhookKeySource;

@@ -51,6 +51,12 @@ export function databaseUrlProblem(value: string): string | undefined {
 }
 
 /** Reconciliation asks the service about orders unchanged this long (`RECONCILE_AFTER_MS`). */
+/**
+ * How long one attempt of a service call may take (`SERVICE_TIMEOUT_MS`, WIRE R-SVC-04). Here, in
+ * the models, so that the configuration and the service client read one value.
+ */
+export const DEFAULT_SERVICE_TIMEOUT_MS = 8_000;
+
 export const DEFAULT_RECONCILE_AFTER_MS = 10 * 60_000;
 /** How often a reconciliation pass starts (`RECONCILE_EVERY_MS`). */
 export const DEFAULT_RECONCILE_EVERY_MS = 60_000;
@@ -87,6 +93,14 @@ const envSchema = z.object({
   MARKET_API_TOKEN: optionalSecret,
   BNPL_CALLBACK_URL: optionalUrl,
   WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  SERVICE_TIMEOUT_MS: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>({ error: 'must be a number of milliseconds' })
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(DEFAULT_SERVICE_TIMEOUT_MS),
+  ),
   // WIRE §7: `all-scopes` reproduces the prior-art service's claim-token scope hash.
   CLAIM_SCOPE_HASH: optionalText.pipe(
     z.enum(CLAIM_SCOPE_HASH_MODES, { error: 'must be "per-scope" or "all-scopes"' }).default('per-scope'),
@@ -141,6 +155,11 @@ export interface KitConfig {
    * `X-Forwarded-For` entry this many from the right instead of the proxy's address.
    */
   trustProxyHops: number;
+  /**
+   * How long one attempt of a call to the service may take (`SERVICE_TIMEOUT_MS`, default 8000); a
+   * timed-out read is retried, so a call may take a few of these.
+   */
+  serviceTimeoutMs: number;
   /** Reconciliation of the worker (`RECONCILE_AFTER_MS`, `RECONCILE_EVERY_MS`). */
   reconcileAfterMs: number;
   reconcileEveryMs: number;
@@ -208,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     webhookToleranceSeconds: e.WEBHOOK_TOLERANCE_SECONDS,
     claimScopeHash: e.CLAIM_SCOPE_HASH,
     trustProxyHops: e.TRUST_PROXY,
+    serviceTimeoutMs: e.SERVICE_TIMEOUT_MS,
     reconcileAfterMs: e.RECONCILE_AFTER_MS,
     reconcileEveryMs: e.RECONCILE_EVERY_MS,
   };

@@ -6,6 +6,7 @@
  * sees models and `KitError`s.
  */
 
+import { DEFAULT_SERVICE_TIMEOUT_MS } from '../models/config.js';
 import { isSecret, type Secret } from '../models/secret.js';
 import { base64UrlEncode, utf8 } from '../util/base64url.js';
 import { sha256 } from '../util/bytes.js';
@@ -46,7 +47,6 @@ export interface ServiceClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const DEFAULT_SERVICE_TIMEOUT_MS = 8000;
 /** The global fetch as this module found it: the runtime's own unless something replaced it first. */
 const RUNTIME_FETCH = globalThis.fetch;
 

@@ -42,11 +42,12 @@ export interface MarketWorkerOptions
   /**
    * The validated configuration (`loadConfig`), as `createMarket` takes it: the service client is
    * built from `serviceApiUrl` + `appApiKey`, and the integration mode and webhook tolerance are
-   * read from it, and so are reconciliation's `RECONCILE_AFTER_MS` / `RECONCILE_EVERY_MS`. Explicit
+   * read from it, and so are reconciliation's `RECONCILE_AFTER_MS` / `RECONCILE_EVERY_MS` and the
+   * service client's `SERVICE_TIMEOUT_MS`. Explicit
    * `service` / `integrationMode` / `reconciliation` override.
    */
   config?: Pick<KitConfig, 'integrationMode' | 'serviceApiUrl' | 'appApiKey' | 'webhookToleranceSeconds'> &
-    Partial<Pick<KitConfig, 'reconcileAfterMs' | 'reconcileEveryMs'>>;
+    Partial<Pick<KitConfig, 'reconcileAfterMs' | 'reconcileEveryMs' | 'serviceTimeoutMs'>>;
   service?: ServiceClient;
   /** `data-sharing`: disbursement jobs run, and reconciliation disburses orders found ready. */
   integrationMode?: IntegrationMode;
@@ -69,14 +70,14 @@ function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
 
 function serviceOf(options: MarketWorkerOptions): ServiceClient {
   if (options.service) return options.service;
-  const { serviceApiUrl, appApiKey } = options.config ?? {};
+  const { serviceApiUrl, appApiKey, serviceTimeoutMs } = options.config ?? {};
   if (serviceApiUrl === undefined || appApiKey === undefined) {
     throw new KitError(
       'misconfigured',
       'createMarketWorker needs `service`, or `config` with serviceApiUrl and appApiKey (SERVICE_API_URL, APP_API_KEY)',
     );
   }
-  return createServiceClient({ baseUrl: serviceApiUrl, apiKey: appApiKey });
+  return createServiceClient({ baseUrl: serviceApiUrl, apiKey: appApiKey, timeoutMs: serviceTimeoutMs });
 }
 
 function integrationModeOf(options: MarketWorkerOptions): IntegrationMode {
