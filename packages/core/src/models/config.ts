@@ -52,7 +52,7 @@ export function databaseUrlProblem(value: string): string | undefined {
 
 /** Reconciliation asks the service about orders unchanged this long (`RECONCILE_AFTER_MS`). */
 /**
- * How long one attempt of a service call may take (`SERVICE_TIMEOUT_MS`, WIRE R-SVC-04). Here, in
+ * How long one attempt of a service call may take (`SERVICE_TIMEOUT_MS`, WIRE R-SVC-05). Here, in
  * the models, so that the configuration and the service client read one value.
  */
 export const DEFAULT_SERVICE_TIMEOUT_MS = 8_000;
