@@ -98,6 +98,7 @@ function balanceOrder(body: unknown, c: DomainCase): void {
   if (AMOUNT_VALUE.test(where) && c.kind !== 'required') {
     // One line of quantity 1: its unit price, its subtotal and the total are the same amount.
     const amount = leniently(getAt(body, c.path));
+    const original = structuredClone(lines[0]);
     body.order_lines = lines.slice(0, 1);
     const line = (body.order_lines as Record<string, unknown>[])[0];
     if (!isObject(line)) return;
@@ -108,6 +109,18 @@ function balanceOrder(body: unknown, c: DomainCase): void {
       ['order_lines', 0, 'subtotal', 'value'],
     ] as WirePath[]) {
       if (!set.has(wirePath(path)) && amount !== undefined) setAt(body, path, amount.toString());
+    }
+    // A free line (an amount of 0): a second, paid line keeps the total above 0, as WIRE §1 asks.
+    if (amount === 0n && !set.has('total_amount.value') && isObject(original)) {
+      const paid = { value: '100000', currency: 'VND' };
+      (body.order_lines as unknown[]).push({
+        ...original,
+        reference_id: `${String(original.reference_id)}-paid`,
+        quantity: 1,
+        unit_price: paid,
+        subtotal: { ...paid },
+      });
+      setAt(body, ['total_amount', 'value'], paid.value);
     }
     return;
   }
@@ -139,9 +152,10 @@ function uniqueReference(ctx: CheckContext, reference: unknown): unknown {
   const unique = ctx.unique('ref-domain');
   if (reference === FIXTURE_REFERENCE) return unique;
   const tail = reference.slice(FIXTURE_REFERENCE.length);
-  // A length case's tail is one character repeated (support/domain-cases.ts `resized`): the length
+  // A length case's tail is one letter or digit repeated (support/domain-cases.ts: `resized`, and
+  // the maximum in multi-byte characters): the length
   // is kept by taking that filler from it; any other tail (a NUL, a space) is kept whole.
-  const filler = /^([a-z0-9])\1*$/i.test(tail);
+  const filler = /^([\p{L}\p{N}])\1*$/iu.test(tail);
   const excess = unique.length + tail.length - reference.length;
   if (!filler) return `${unique}${tail}`;
   return excess <= 0
