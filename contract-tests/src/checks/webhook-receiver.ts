@@ -136,15 +136,24 @@ export const webhookReceiverChecks: ContractCheck[] = [
   },
   {
     id: 'webhook.oversized-body',
-    title: 'A webhook body over 256 KiB is refused with 413 and has no effect',
+    title:
+      'A webhook body of exactly 256 KiB is processed; one byte more is refused with 413 and has no effect',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     rules: ['R-WH-07', 'R-ERR-09'],
     async run(ctx) {
       const order = await createOrder(ctx);
-      const event = JSON.parse(statusEvent(order.id, 'APPROVED')) as Record<string, unknown>;
-      const overhead = JSON.stringify({ ...event, padding: '' }).length;
-      const body = JSON.stringify({ ...event, padding: 'x'.repeat(ctx.maxBodyBytes + 1 - overhead) });
+      /** The event padded with ASCII to exactly `bytes` bytes. */
+      const padded = (status: string, bytes: number) => {
+        const event = JSON.parse(statusEvent(order.id, status)) as Record<string, unknown>;
+        const overhead = JSON.stringify({ ...event, padding: '' }).length;
+        return JSON.stringify({ ...event, padding: 'x'.repeat(bytes - overhead) });
+      };
+      // The bound's valid side: a cap counted another way (256 000 bytes, a smaller default) refuses it.
+      const atCap = padded('APPROVED', ctx.maxBodyBytes);
+      const accepted = await sendWebhook(ctx, atCap, { headers: { Connection: 'close' } });
+      expectAck(accepted.exchange, false, `a ${atCap.length}-byte webhook body (exactly the cap, R-WH-07)`);
+      const body = padded('CANCELED', ctx.maxBodyBytes + 1);
       // A server may answer 413 before reading the body and then drop the connection: use a fresh one.
       const { exchange } = await sendWebhook(ctx, body, { headers: { Connection: 'close' } });
       expectProblem(exchange, 413, {
@@ -152,7 +161,12 @@ export const webhookReceiverChecks: ContractCheck[] = [
         code: 'payload_too_large',
         spec: 'WIRE §4',
       });
-      await expectMarketStatus(ctx, order.id, 'PENDING', 'its only webhook was too large');
+      await expectMarketStatus(
+        ctx,
+        order.id,
+        'APPROVED',
+        'its APPROVED webhook was exactly the cap, its CANCELED one a byte over',
+      );
     },
   },
   {
