@@ -166,6 +166,27 @@ export const offerConditionChecks: ContractCheck[] = [
           { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: n + 1, max: n + 100 },
           false,
         ],
+        // Both bounds inclusive in both forms: the claim on each bound holds, one past it fails.
+        ...(
+          [
+            ['min', 'max'],
+            ['value', 'upper'],
+          ] as const
+        ).flatMap(([lower, upper]): [string, Leaf, boolean][] => {
+          const range = (low: number, high: number): Leaf => ({
+            kind: 'IN_RANGE_CONDITION',
+            claim: num.key,
+            scope: num.scope,
+            [lower]: low,
+            [upper]: high,
+          });
+          return [
+            [`range-${lower}-at-lower`, range(n, n * 10 + 1), true],
+            [`range-${lower}-at-upper`, range(shorter, n), true],
+            [`range-${lower}-above-upper`, range(shorter, n - 1), false],
+            [`range-${lower}-below-lower`, range(n + 1, n * 10 + 1), false],
+          ];
+        }),
         [
           'and',
           {
