@@ -6,8 +6,7 @@
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import { acknowledged } from '../sandbox/views.js';
-import { approvedOrder } from '../support/approvals.js';
+import { approvedOrder, statusReached } from '../support/approvals.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { deliver, statusEvent } from '../support/webhooks.js';
@@ -48,18 +47,6 @@ function pendingOrderRefused(
       await unchanged(ctx, order.id);
     },
   };
-}
-
-/**
- * The market has processed the service's delivery of `status` for `id`: the service's own attempt,
- * or certify's delivery of the same event when no attempt was acknowledged (a slow market).
- */
-async function statusReached(ctx: CheckContext, id: string, status: string): Promise<void> {
-  const delivery = await ctx.sandbox.awaitStatusDelivery(id, status);
-  if (!acknowledged(delivery))
-    await deliver(ctx, delivery.body, `the service's ${status} event ${delivery.eventId}, delivered again`, {
-      eventId: delivery.eventId,
-    });
 }
 
 /** An order the market holds in a status from which neither action is allowed, and how it got there. */

@@ -1,6 +1,7 @@
 /** Order creation (WIRE §5): the record, idempotency on `reference_id`, content type and JSON. */
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
+import { statusReached } from '../support/approvals.js';
 import {
   createOrder,
   type OrderRequest,
@@ -178,7 +179,7 @@ export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.idempotent-replay',
     title:
-      'The same reference_id with the same content returns the existing order (200, same id), however the JSON is serialised',
+      'The same reference_id with the same content returns the existing order (200, same id), however the JSON is serialised and whatever its status now',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
     rules: ['R-EP-02'],
@@ -204,6 +205,21 @@ export const orderCreateChecks: ContractCheck[] = [
           spec: 'WIRE §5',
         });
       }
+      // The order has moved on (the provider rejected it): a repeat is still that order, not a new one.
+      await ctx.sandbox.reject(first.id);
+      await statusReached(ctx, first.id, 'CANCELED');
+      const late = await postOrder(ctx, request);
+      expectStatus(
+        late,
+        200,
+        'with the existing order for a create repeated after the order was CANCELED',
+        'WIRE §5',
+      );
+      ensure(expectJsonObject(late, 'for a create repeated after the order was CANCELED').id === first.id, {
+        expected: `the existing order ${first.id}, though it is CANCELED now`,
+        exchange: late,
+        spec: 'WIRE §5',
+      });
       const atService = await ctx.sandbox.ordersByReference(request.reference_id);
       ensure(atService.length === 1, {
         expected: 'exactly one order at the service for the reference_id',
