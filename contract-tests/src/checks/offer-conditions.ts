@@ -125,10 +125,10 @@ export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.condition-kinds',
     title:
-      'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
+      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-08', 'R-OFFER-09'],
+    rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-07', 'R-OFFER-08', 'R-OFFER-09'],
     async run(ctx) {
       const { user, num, str } = await subjectFor(ctx);
       const n = num.n;
