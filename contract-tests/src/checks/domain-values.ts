@@ -57,7 +57,10 @@ interface BodyEndpoint {
   ruleOf(c: DomainCase): string;
   /** Rules every check of the endpoint also applies. */
   alsoRules: readonly string[];
-  /** Which valid cases run: each on its own, all at once in one request (an action), or none. */
+  /**
+   * Which valid cases run: each on its own, combined (an action: one value of each field per
+   * request, a fresh order per request, until every value went), or none.
+   */
   validCases: 'each' | 'combined' | 'none';
   /** Keeps the body consistent where JSON Schema cannot say (sums, the lines' arithmetic). */
   balance?(body: unknown, c: DomainCase): void;
@@ -361,28 +364,24 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
   }
   const valid = cases.filter((c) => c.valid);
   if (valid.length === 0 || endpoint.validCases === 'none') return;
-  const runs: DomainCase[] =
-    endpoint.validCases === 'each'
-      ? valid
-      : [
-          {
-            label: valid.map((c) => c.label).join('; '),
-            kind: 'bound',
-            path: [],
-            set: latestPerPath(valid),
-            valid: true,
-          },
-        ];
-  const accepted: Outcome[] = await pooled(runs, CONCURRENCY, async (c) => {
+  const accept = async (target: Prepared, c: DomainCase): Promise<Outcome> => {
     const body = bodyOf(c);
-    const exchange = await prepared.send(body);
+    const exchange = await target.send(body);
     try {
       await endpoint.afterValid?.(ctx, c, body, exchange);
       return { c, body, exchange };
     } catch (error) {
       return { c, body, exchange, violation: violationText(error) };
     }
-  });
+  };
+  const accepted: Outcome[] = [];
+  if (endpoint.validCases === 'each')
+    accepted.push(...(await pooled(valid, CONCURRENCY, (c) => accept(prepared, c))));
+  // An action takes one valid body per order: every valid value still goes once, in rounds of one
+  // value per field, each round on a fresh order (the last value per field alone left most unsent).
+  else
+    for (const [i, round] of rounds(valid).entries())
+      accepted.push(await accept(i === 0 ? prepared : await endpoint.prepare(ctx), round));
   if (accepted.some((o) => o.violation !== undefined))
     throw new ContractViolation({
       expected: `every valid case accepted as documented. ${describe(accepted, rule)}`,
@@ -391,11 +390,24 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
     });
 }
 
-/** Valid values of different fields at once (the last one per field). */
-function latestPerPath(cases: readonly DomainCase[]): [WirePath, unknown][] {
-  const byPath = new Map<string, [WirePath, unknown]>();
-  for (const c of cases) for (const [path, value] of c.set) byPath.set(wirePath(path), [path, value]);
-  return [...byPath.values()];
+/** The valid cases in rounds: round i sets the i-th valid value of every field at once. */
+function rounds(cases: readonly DomainCase[]): DomainCase[] {
+  const byField = new Map<string, DomainCase[]>();
+  for (const c of cases) {
+    const field = c.set.map(([path]) => wirePath(path)).join(', ');
+    byField.set(field, [...(byField.get(field) ?? []), c]);
+  }
+  const depth = Math.max(0, ...[...byField.values()].map((list) => list.length));
+  return Array.from({ length: depth }, (_, i) => {
+    const round = [...byField.values()].flatMap((list) => (list[i] === undefined ? [] : [list[i]!]));
+    return {
+      label: round.map((c) => c.label).join('; '),
+      kind: 'bound',
+      path: [],
+      set: round.flatMap((c) => c.set),
+      valid: true,
+    };
+  });
 }
 
 function endpointChecks(endpoint: BodyEndpoint): ContractCheck[] {
