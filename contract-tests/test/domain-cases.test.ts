@@ -1,11 +1,16 @@
 /**
  * The cases certify derives from a request body's JSON Schema (support/domain-cases.ts): keywords
- * beside an `anyOf` hold in every branch, and a one-of requirement may be named by any of its members.
+ * beside an `anyOf` hold in every branch, a one-of requirement may be named by any of its members,
+ * and each field's syntax (a date-time, a URL) and length (in characters) is judged as the kit's
+ * own codecs judge it.
  */
+
+import { wireOrder } from '@bnpl-kit/core/testing';
+import { invoiceCodec, orderCreateRequestCodec } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
 import { domainValueChecks } from '../src/checks/domain-values.js';
 import { WEBHOOK_EVENT_DOMAINS, webhookDomainCases } from '../src/checks/domain-webhook.js';
-import { ABSENT, domainCases, requestSchema } from '../src/support/domain-cases.js';
+import { ABSENT, applyCase, domainCases, requestSchema } from '../src/support/domain-cases.js';
 
 const EITHER = {
   type: 'object',
@@ -78,7 +83,9 @@ describe('domain cases of the webhook events (checks/domain-webhook.ts)', () => 
     expect(new Set(validStatuses)).toEqual(
       new Set([
         'order_status = "P" (1 character, the minimum)',
-        expect.stringMatching(/64 characters, the maximum/),
+        expect.stringMatching(/64 characters, the maximum\)$/),
+        // The maximum again in three-byte characters: a bound counted in UTF-8 bytes refuses it.
+        expect.stringMatching(/64 characters, the maximum, 57 of them "\u1EC5" \(178 bytes of UTF-8\)/),
       ]),
     );
   });
@@ -97,5 +104,45 @@ describe('domain cases of the webhook events (checks/domain-webhook.ts)', () => 
     const known = schema.oneOf.map((b) => b.properties.type.const).filter((t) => t !== undefined);
     expect(known).toHaveLength(4);
     expect([...new Set(types)].sort()).toEqual(known.sort());
+  });
+});
+
+describe("the syntax and length cases agree with the kit's own codecs", () => {
+  const INVOICE = {
+    number: 'INV-1',
+    url: 'https://shop.example/invoices/1',
+    issued_at: '2026-01-15T09:30:00Z',
+  };
+
+  it('every issued_at and url form of the invoice (RFC 3339, absolute http(s) URL)', () => {
+    const cases = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE }).filter(
+      (c) => c.kind === 'pattern' || c.label.includes('bytes of UTF-8'),
+    );
+    const forms = cases.filter((c) => c.path[1] === 'issued_at');
+    expect(forms.filter((c) => c.valid).length).toBeGreaterThanOrEqual(4);
+    expect(forms.filter((c) => !c.valid).length).toBeGreaterThanOrEqual(12);
+    const disagree = cases
+      .filter((c) => c.path.length === 2)
+      .filter((c) => {
+        const invoice = (applyCase({ invoice: INVOICE }, c) as { invoice: unknown }).invoice;
+        return invoiceCodec.schema.safeParse(invoice).success !== c.valid;
+      })
+      .map((c) => c.label);
+    expect(disagree).toEqual([]);
+  });
+
+  it("every URL form of an order line, and each text's maximum in three-byte characters", () => {
+    const base = wireOrder({ reference_id: 'fixture' });
+    const cases = domainCases(requestSchema('basic', 'createOrder')!, base).filter(
+      (c) =>
+        (c.kind === 'pattern' && /_url$/.test(String(c.path.at(-1)))) || c.label.includes('bytes of UTF-8'),
+    );
+    expect(cases.filter((c) => c.label.includes('bytes of UTF-8')).map((c) => c.path.join('.'))).toEqual(
+      expect.arrayContaining(['reference_id', 'order_lines.0.name', 'order_lines.0.reference_id']),
+    );
+    const disagree = cases
+      .filter((c) => orderCreateRequestCodec.schema.safeParse(applyCase(base, c)).success !== c.valid)
+      .map((c) => c.label);
+    expect(disagree).toEqual([]);
   });
 });

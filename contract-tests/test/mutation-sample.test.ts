@@ -129,9 +129,9 @@ export const SAMPLE_MUTANTS: readonly SampleMutant[] = [
     rule: 'R-SVC-06',
     file: 'service.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the market's source text, not a template
-    from: 'const key = `create:${String(order.reference_id)}`;',
+    from: 'const key = `create:${reference}`;',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the market's source text, not a template
-    to: 'const key = `create:${String(order.reference_id)}:${Date.now()}`;',
+    to: 'const key = `create:${reference}:${Date.now()}`;',
     mode: 'basic',
     caughtBy: ['service.idempotency-key.create'],
   },

@@ -19,6 +19,15 @@ describe('webhook.state-table cases', () => {
     expect(find('APPROVED', 'Canceling')).toMatchObject({ expected: 'CANCELING', applied: true });
     // ASCII folding only: a dotless ı is no i.
     expect(find('PENDING', 'pa\u0131d')).toMatchObject({ expected: 'PENDING', applied: false });
+    // Nor does anything else: spaces, full-width letters (NFKC), an invisible character.
+    for (const sent of [
+      ' APPROVED',
+      'CANCELED ',
+      'APPROVED\n',
+      '\uFF21\uFF30\uFF30\uFF32\uFF2F\uFF36\uFF25\uFF24',
+      'PAID\u200B',
+    ])
+      expect(find('PENDING', sent)).toMatchObject({ expected: 'PENDING', applied: false, rule: 'R-SVC-13' });
   });
 
   it('leaves readiness out in data-sharing mode (the service refuses to pay an order it holds PENDING)', () => {

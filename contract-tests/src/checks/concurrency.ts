@@ -7,8 +7,16 @@
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
-import { postAction, postOrder, sampleOrder, sampleOrderOfQuantity } from '../support/orders.js';
-import { sendWebhook } from '../support/webhooks.js';
+import {
+  createOrder,
+  marketStatus,
+  postAction,
+  postOrder,
+  sampleOrder,
+  sampleOrderOfQuantity,
+} from '../support/orders.js';
+import { routeUrl } from '../support/routes.js';
+import { sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 /** How many requests race: enough to interleave on any server, few enough for a small one. */
@@ -16,7 +24,69 @@ const RACERS = 5;
 
 const statuses = (answers: readonly HttpExchange[]) => answers.map((a) => a.status).join(', ');
 
+/**
+ * A chain of forward moves without readiness (WIRE §3), in the orders the updates of one order are
+ * sent together: the last first, so a market that reads the row, awaits, and writes what it computed
+ * from the stale read (no row lock) is left on whichever write landed last.
+ */
+const CHAIN = ['APPROVED', 'CANCELING', 'CANCELED'] as const;
+const SEND_ORDERS: readonly (readonly number[])[] = [
+  [2, 1, 0],
+  [2, 0, 1],
+  [1, 2, 0],
+  [0, 2, 1],
+  [2, 1, 0],
+  [1, 0, 2],
+];
+
 export const concurrencyChecks: ContractCheck[] = [
+  {
+    id: 'concurrency.status-updates',
+    title: `Status updates of one order (${CHAIN.join(' → ')}) delivered together, in every order, leave the record on the furthest status`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §3, §4',
+    rules: ['R-STATE-02', 'R-STATE-03', 'R-WH-13'],
+    async run(ctx) {
+      const wrong: string[] = [];
+      await Promise.all(
+        SEND_ORDERS.map(async (sequence) => {
+          // The service holds the order PENDING: only these deliveries move the market's record.
+          const order = await createOrder(ctx);
+          const signed = await Promise.all(
+            sequence.map((i) =>
+              ctx.sandbox.signWebhook({
+                url: ctx.webhookUrl,
+                body: statusEvent(order.id, CHAIN[i]!),
+                eventId: ctx.unique('evt-together'),
+                timestamp: new Date(),
+              }),
+            ),
+          );
+          // Signed first, then sent at once: the deliveries overlap at the market.
+          const answers = await Promise.all(
+            signed.map((webhook) =>
+              ctx.http.send(routeUrl(ctx, 'receiveWebhook'), {
+                method: 'POST',
+                headers: webhook.headers,
+                body: webhook.body,
+              }),
+            ),
+          );
+          const sent = sequence.map((i) => CHAIN[i]).join(', ');
+          if (!answers.every((a) => a.status === 200))
+            wrong.push(`${order.id} (sent ${sent}): statuses ${statuses(answers)}`);
+          const { status } = await marketStatus(ctx, order.id);
+          if (status !== CHAIN.at(-1))
+            wrong.push(`${order.id} (sent ${sent} together): the market reports ${status}`);
+        }),
+      );
+      ensure(wrong.length === 0, {
+        expected: `200 for each update and ${CHAIN.at(-1)} for every order: updates that arrive together are each applied only as a forward move from the status stored at that moment (a lock or a conditional update), never from a stale read`,
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §3',
+      });
+    },
+  },
   {
     id: 'concurrency.create-same-reference',
     title: `${RACERS} concurrent creates of one reference_id with equal bodies make one order: one 201, the others 200 with it`,

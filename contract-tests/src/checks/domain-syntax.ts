@@ -4,7 +4,8 @@
  * bytes that are not UTF-8 (a lone 0xFF, an overlong form, an encoded surrogate, a cut sequence)
  * and UTF-16 are `invalid_json` 400s that change nothing (WIRE §2); whitespace around the value is
  * JSON and accepted; a byte-order mark, duplicate members and deep nesting may be accepted or
- * refused with a 400 problem, never a 5xx. One check per route, its cases a few at a time.
+ * refused with a 400 problem, never a 5xx; `application/json` in another case or with parameters is
+ * JSON, another media type a 415 (the webhook reads any). One check per route, its cases a few at a time.
  */
 import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem } from '../expect.js';
@@ -30,14 +31,30 @@ const CONCURRENCY = 4;
 const MARKER = 'certify-syntax-marker';
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
-type Expectation = 'invalid-json' | 'accepted' | 'accepted-or-400';
+type Expectation = 'invalid-json' | 'accepted' | 'accepted-or-400' | 'unsupported-media-type';
 
 interface SyntaxCase {
   what: string;
   expect: Expectation;
   /** The bytes sent, from the valid body's JSON text. */
   bytes(json: string): Uint8Array;
+  /** The `Content-Type` sent (default `application/json`). */
+  contentType?: string;
 }
+
+/**
+ * The media type's syntax (RFC 9110 §8.3): type and subtype are case-insensitive and parameters may
+ * follow, so each of these is JSON; another type is a 415 (R-ERR-10). The webhook receiver reads a
+ * signed body whatever its label (WIRE §4): there each is accepted, another type accepted or a 415.
+ */
+const MEDIA_TYPES: readonly [string, Expectation][] = [
+  ['application/json; charset=utf-8', 'accepted'],
+  ['application/json;charset=UTF-8', 'accepted'],
+  ['Application/JSON', 'accepted'],
+  ['application/json ; charset="utf-8"', 'accepted'],
+  ['text/plain; charset=utf-8', 'unsupported-media-type'],
+  ['application/x-www-form-urlencoded', 'unsupported-media-type'],
+];
 
 /** The valid body's JSON with bytes in place of an extra member's value (unknown members are ignored). */
 function withNote(json: string, note: Uint8Array): Uint8Array {
@@ -106,12 +123,20 @@ const CASES: SyntaxCase[] = [
     expect: 'accepted-or-400',
     bytes: (j) => utf8(j.replace(/}$/, `,"note":${nested(10_000)}}`)),
   },
+  ...MEDIA_TYPES.map(
+    ([type, expect]): SyntaxCase => ({
+      what: `Content-Type: ${type}`,
+      expect,
+      contentType: type,
+      bytes: (j) => utf8(j),
+    }),
+  ),
 ];
 
 interface Target {
   /** A valid body now (a fresh reference each call where the route needs one). */
   body(): unknown;
-  send(bytes: Uint8Array): Promise<HttpExchange>;
+  send(bytes: Uint8Array, contentType?: string): Promise<HttpExchange>;
   /** Service operation a refused body must not have called. */
   serviceOperation?: string;
 }
@@ -124,12 +149,18 @@ async function targetFor(ctx: CheckContext, operation: MarketOperation): Promise
     return {
       // PENDING again: a status the order has at the service, so an accepted case moves nothing.
       body: () => ({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 'PENDING' }),
-      send: async (bytes) => (await sendWebhook(ctx, bytes)).exchange,
+      send: async (bytes, contentType) =>
+        (await sendWebhook(ctx, bytes, contentType ? { headers: { 'Content-Type': contentType } } : {}))
+          .exchange,
     };
   }
   const headers = { ...(await credentialsFor(ctx, route.auth)), 'content-type': 'application/json' };
-  const post = (url: string) => (bytes: Uint8Array) =>
-    ctx.http.send(url, { method: 'POST', body: bytes, headers });
+  const post = (url: string) => (bytes: Uint8Array, contentType?: string) =>
+    ctx.http.send(url, {
+      method: 'POST',
+      body: bytes,
+      headers: { ...headers, ...(contentType && { 'content-type': contentType }) },
+    });
   switch (operation) {
     case 'createOrder':
       return {
@@ -170,8 +201,19 @@ async function targetFor(ctx: CheckContext, operation: MarketOperation): Promise
  * A body that was read is answered as the route answers valid input: 2xx, or (for an action on an
  * order, whose earlier case may have paid it) the 409 of its state.
  */
-function judge(c: SyntaxCase, exchange: HttpExchange, label: string, stateful: boolean): void {
+function judge(
+  c: SyntaxCase,
+  exchange: HttpExchange,
+  label: string,
+  stateful: boolean,
+  webhook: boolean,
+): void {
   const what = `for ${label} with ${c.what}`;
+  if (c.expect === 'unsupported-media-type' && (!webhook || exchange.status === 415)) {
+    // The webhook may refuse another label with a 415 too (as webhook.wrong-content-type allows).
+    expectProblem(exchange, 415, { what, code: 'unsupported_media_type', spec: 'WIRE §2' });
+    return;
+  }
   if (stateful && c.expect !== 'invalid-json' && exchange.status === 409) {
     expectProblem(exchange, 409, { what: `${what} (a state conflict after reading it)`, spec: 'WIRE §5' });
     return;
@@ -196,25 +238,30 @@ function syntaxCheck(operation: MarketOperation): ContractCheck {
   const label = routeLabel(operation);
   return {
     id: `syntax.${routeSlug(operation)}`,
-    title: `${label}: data after the value, non-UTF-8 bytes and other syntax edges are invalid_json 400s; what JSON allows is accepted`,
+    title: `${label}: data after the value, non-UTF-8 bytes and other syntax edges are invalid_json 400s; what JSON allows is accepted, as is application/json with parameters or in another case${route.auth === 'webhook-signature' ? '' : ', and another media type is a 415'}`,
     modes: route.modes,
     spec: 'WIRE §2',
-    rules: route.auth === 'webhook-signature' ? ['R-WH-17', 'R-ERR-03'] : ['R-ERR-03', 'R-ERR-04'],
+    rules:
+      route.auth === 'webhook-signature' ? ['R-WH-17', 'R-ERR-03'] : ['R-ERR-03', 'R-ERR-04', 'R-ERR-10'],
     async run(ctx) {
       const target = await targetFor(ctx, operation);
+      const webhookRoute = route.auth === 'webhook-signature';
       const since = await ctx.sandbox.lastCallId();
       const run = (cases: SyntaxCase[]) =>
         pooled(cases, CONCURRENCY, async (c) => {
-          const exchange = await target.send(c.bytes(JSON.stringify(target.body())));
+          const exchange = await target.send(c.bytes(JSON.stringify(target.body())), c.contentType);
           try {
-            judge(c, exchange, label, route.problems.includes('invalid_transition'));
+            judge(c, exchange, label, route.problems.includes('invalid_transition'), webhookRoute);
             return undefined;
           } catch (error) {
             const expected = error instanceof ContractViolation ? error.expected : String(error);
-            return `  [${route.auth === 'webhook-signature' ? 'R-WH-17' : 'R-ERR-03'}] ${c.what}: expected ${expected}; got HTTP ${exchange.status} ${exchange.text.slice(0, 240)}`;
+            const rule = c.contentType ? 'R-ERR-10' : webhookRoute ? 'R-WH-17' : 'R-ERR-03';
+            return `  [${rule}] ${c.what}: expected ${expected}; got HTTP ${exchange.status} ${exchange.text.slice(0, 240)}`;
           }
         });
-      const refused = CASES.filter((c) => c.expect === 'invalid-json');
+      const refused = CASES.filter(
+        (c) => c.expect === 'invalid-json' || (c.expect === 'unsupported-media-type' && !webhookRoute),
+      );
       const failures = (await run(refused)).filter((f) => f !== undefined);
       if (target.serviceOperation !== undefined) {
         const calls = (await ctx.sandbox.serviceCalls(since)).filter(
@@ -225,9 +272,7 @@ function syntaxCheck(operation: MarketOperation): ContractCheck {
             `  [R-ERR-03] ${calls.length} body/bodies that are not JSON reached the service (${target.serviceOperation})`,
           );
       }
-      failures.push(
-        ...(await run(CASES.filter((c) => c.expect !== 'invalid-json'))).filter((f) => f !== undefined),
-      );
+      failures.push(...(await run(CASES.filter((c) => !refused.includes(c)))).filter((f) => f !== undefined));
       if (failures.length > 0)
         throw new ContractViolation({
           expected: `every syntax case of ${label} answered as WIRE §2 says; ${failures.length} of ${CASES.length} were not:\n${failures.slice(0, 5).join('\n')}`,

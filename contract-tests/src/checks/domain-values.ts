@@ -57,7 +57,10 @@ interface BodyEndpoint {
   ruleOf(c: DomainCase): string;
   /** Rules every check of the endpoint also applies. */
   alsoRules: readonly string[];
-  /** Which valid cases run: each on its own, all at once in one request (an action), or none. */
+  /**
+   * Which valid cases run: each on its own, combined (an action: one value of each field per
+   * request, a fresh order per request, until every value went), or none.
+   */
   validCases: 'each' | 'combined' | 'none';
   /** Keeps the body consistent where JSON Schema cannot say (sums, the lines' arithmetic). */
   balance?(body: unknown, c: DomainCase): void;
@@ -98,6 +101,7 @@ function balanceOrder(body: unknown, c: DomainCase): void {
   if (AMOUNT_VALUE.test(where) && c.kind !== 'required') {
     // One line of quantity 1: its unit price, its subtotal and the total are the same amount.
     const amount = leniently(getAt(body, c.path));
+    const original = structuredClone(lines[0]);
     body.order_lines = lines.slice(0, 1);
     const line = (body.order_lines as Record<string, unknown>[])[0];
     if (!isObject(line)) return;
@@ -108,6 +112,18 @@ function balanceOrder(body: unknown, c: DomainCase): void {
       ['order_lines', 0, 'subtotal', 'value'],
     ] as WirePath[]) {
       if (!set.has(wirePath(path)) && amount !== undefined) setAt(body, path, amount.toString());
+    }
+    // A free line (an amount of 0): a second, paid line keeps the total above 0, as WIRE §1 asks.
+    if (amount === 0n && !set.has('total_amount.value') && isObject(original)) {
+      const paid = { value: '100000', currency: 'VND' };
+      (body.order_lines as unknown[]).push({
+        ...original,
+        reference_id: `${String(original.reference_id)}-paid`,
+        quantity: 1,
+        unit_price: paid,
+        subtotal: { ...paid },
+      });
+      setAt(body, ['total_amount', 'value'], paid.value);
     }
     return;
   }
@@ -139,9 +155,10 @@ function uniqueReference(ctx: CheckContext, reference: unknown): unknown {
   const unique = ctx.unique('ref-domain');
   if (reference === FIXTURE_REFERENCE) return unique;
   const tail = reference.slice(FIXTURE_REFERENCE.length);
-  // A length case's tail is one character repeated (support/domain-cases.ts `resized`): the length
+  // A length case's tail is one letter or digit repeated (support/domain-cases.ts: `resized`, and
+  // the maximum in multi-byte characters): the length
   // is kept by taking that filler from it; any other tail (a NUL, a space) is kept whole.
-  const filler = /^([a-z0-9])\1*$/i.test(tail);
+  const filler = /^([\p{L}\p{N}])\1*$/iu.test(tail);
   const excess = unique.length + tail.length - reference.length;
   if (!filler) return `${unique}${tail}`;
   return excess <= 0
@@ -347,28 +364,24 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
   }
   const valid = cases.filter((c) => c.valid);
   if (valid.length === 0 || endpoint.validCases === 'none') return;
-  const runs: DomainCase[] =
-    endpoint.validCases === 'each'
-      ? valid
-      : [
-          {
-            label: valid.map((c) => c.label).join('; '),
-            kind: 'bound',
-            path: [],
-            set: latestPerPath(valid),
-            valid: true,
-          },
-        ];
-  const accepted: Outcome[] = await pooled(runs, CONCURRENCY, async (c) => {
+  const accept = async (target: Prepared, c: DomainCase): Promise<Outcome> => {
     const body = bodyOf(c);
-    const exchange = await prepared.send(body);
+    const exchange = await target.send(body);
     try {
       await endpoint.afterValid?.(ctx, c, body, exchange);
       return { c, body, exchange };
     } catch (error) {
       return { c, body, exchange, violation: violationText(error) };
     }
-  });
+  };
+  const accepted: Outcome[] = [];
+  if (endpoint.validCases === 'each')
+    accepted.push(...(await pooled(valid, CONCURRENCY, (c) => accept(prepared, c))));
+  // An action takes one valid body per order: every valid value still goes once, in rounds of one
+  // value per field, each round on a fresh order (the last value per field alone left most unsent).
+  else
+    for (const [i, round] of rounds(valid).entries())
+      accepted.push(await accept(i === 0 ? prepared : await endpoint.prepare(ctx), round));
   if (accepted.some((o) => o.violation !== undefined))
     throw new ContractViolation({
       expected: `every valid case accepted as documented. ${describe(accepted, rule)}`,
@@ -377,11 +390,24 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
     });
 }
 
-/** Valid values of different fields at once (the last one per field). */
-function latestPerPath(cases: readonly DomainCase[]): [WirePath, unknown][] {
-  const byPath = new Map<string, [WirePath, unknown]>();
-  for (const c of cases) for (const [path, value] of c.set) byPath.set(wirePath(path), [path, value]);
-  return [...byPath.values()];
+/** The valid cases in rounds: round i sets the i-th valid value of every field at once. */
+function rounds(cases: readonly DomainCase[]): DomainCase[] {
+  const byField = new Map<string, DomainCase[]>();
+  for (const c of cases) {
+    const field = c.set.map(([path]) => wirePath(path)).join(', ');
+    byField.set(field, [...(byField.get(field) ?? []), c]);
+  }
+  const depth = Math.max(0, ...[...byField.values()].map((list) => list.length));
+  return Array.from({ length: depth }, (_, i) => {
+    const round = [...byField.values()].flatMap((list) => (list[i] === undefined ? [] : [list[i]!]));
+    return {
+      label: round.map((c) => c.label).join('; '),
+      kind: 'bound',
+      path: [],
+      set: round.flatMap((c) => c.set),
+      valid: true,
+    };
+  });
 }
 
 function endpointChecks(endpoint: BodyEndpoint): ContractCheck[] {

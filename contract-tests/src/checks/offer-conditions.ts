@@ -125,10 +125,10 @@ export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.condition-kinds',
     title:
-      'All eight condition kinds hold or fail as WIRE §7 says, numbers compared as numbers (digit strings too)',
+      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-08', 'R-OFFER-09'],
+    rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-07', 'R-OFFER-08', 'R-OFFER-09'],
     async run(ctx) {
       const { user, num, str } = await subjectFor(ctx);
       const n = num.n;
@@ -166,6 +166,27 @@ export const offerConditionChecks: ContractCheck[] = [
           { kind: 'IN_RANGE_CONDITION', claim: num.key, scope: num.scope, min: n + 1, max: n + 100 },
           false,
         ],
+        // Both bounds inclusive in both forms: the claim on each bound holds, one past it fails.
+        ...(
+          [
+            ['min', 'max'],
+            ['value', 'upper'],
+          ] as const
+        ).flatMap(([lower, upper]): [string, Leaf, boolean][] => {
+          const range = (low: number, high: number): Leaf => ({
+            kind: 'IN_RANGE_CONDITION',
+            claim: num.key,
+            scope: num.scope,
+            [lower]: low,
+            [upper]: high,
+          });
+          return [
+            [`range-${lower}-at-lower`, range(n, n * 10 + 1), true],
+            [`range-${lower}-at-upper`, range(shorter, n), true],
+            [`range-${lower}-above-upper`, range(shorter, n - 1), false],
+            [`range-${lower}-below-lower`, range(n + 1, n * 10 + 1), false],
+          ];
+        }),
         [
           'and',
           {

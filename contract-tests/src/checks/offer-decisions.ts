@@ -27,10 +27,10 @@ export const offerDecisionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.decided-shapes',
     title:
-      'offers absent or null is no offer; a null level of required_custom_scopes requires nothing; an unscoped claim the user lacks names no scope',
+      'offers absent or null is no offer; null credify_id, conditions or required_custom_scopes is the member left out; a null level of required_custom_scopes requires nothing; an unscoped claim the user lacks names no scope',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-12', 'R-OFFER-13', 'R-OFFER-14'],
+    rules: ['R-OFFER-01', 'R-OFFER-12', 'R-OFFER-13', 'R-OFFER-14'],
     async run(ctx) {
       const localId = (await ctx.users())[0]?.id;
       if (localId === undefined) return ctx.skip('needs a demo user (GET /v1/demo-user)');
@@ -44,6 +44,32 @@ export const offerDecisionChecks: ContractCheck[] = [
           exchange,
           spec: 'WIRE §7',
           rule: 'R-OFFER-12',
+        });
+      }
+      // null is absent for every optional member (a strict decoder's "null is not a string" is not).
+      for (const [what, member] of [
+        ['"credify_id": null beside a local_id', { credify_id: null }],
+        ['an offer whose "conditions" is null', { conditions: null }],
+        ['an offer whose "required_custom_scopes" is null', { required_custom_scopes: null }],
+      ] as const) {
+        const nullCode = ctx.unique('null');
+        const { conditions, required_custom_scopes, credify_id } = member as Record<string, null>;
+        const offer = {
+          code: nullCode,
+          ...(conditions === null && { conditions }),
+          ...(required_custom_scopes === null && { required_custom_scopes }),
+        };
+        const { exchange, offers } = await filter(ctx, {
+          local_id: localId,
+          ...(credify_id === null && { credify_id }),
+          offers: [offer],
+        });
+        const rank = offers?.find((o) => o.code === nullCode)?.evaluation_result;
+        ensure(exchange.status === 200 && isObject(rank) && rank.rank === 1, {
+          expected: `offer ${nullCode} to rank 1 for a filter request with ${what} (null is the member left out: no condition, no scope, no service user ID)`,
+          exchange,
+          spec: 'WIRE §7',
+          rule: what.includes('credify_id') ? 'R-OFFER-01' : 'R-OFFER-13',
         });
       }
       const unscoped = ctx.unique('no-such-claim');

@@ -6,9 +6,10 @@
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import { approvedOrder } from '../support/approvals.js';
+import { approvedOrder, statusReached } from '../support/approvals.js';
 import { createOrder, orderPath, postAction } from '../support/orders.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
+import { deliver, statusEvent } from '../support/webhooks.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 function expectAccepted(exchange: HttpExchange, orderId: string, what: string): void {
@@ -48,7 +49,97 @@ function pendingOrderRefused(
   };
 }
 
+/** An order the market holds in a status from which neither action is allowed, and how it got there. */
+interface RefusingState {
+  status: string;
+  how: string;
+  reach(ctx: CheckContext): Promise<string>;
+}
+
+/**
+ * Every status of WIRE §3 from which R-EP-06 and R-EP-08 refuse both actions, each reached the way a
+ * real order reaches it (CANCELING as the provider's status update, the service cannot hold it).
+ */
+const REFUSING_STATES: readonly RefusingState[] = [
+  { status: 'PENDING', how: 'a new order', reach: async (ctx) => (await createOrder(ctx)).id },
+  {
+    status: 'CANCELED',
+    how: 'rejected by the provider',
+    async reach(ctx) {
+      const { id } = await createOrder(ctx);
+      await ctx.sandbox.reject(id);
+      await statusReached(ctx, id, 'CANCELED');
+      return id;
+    },
+  },
+  {
+    status: 'CANCELED',
+    how: 'approved, then cancelled through the market',
+    async reach(ctx) {
+      const id = await approvedOrder(ctx);
+      expectAccepted(await postAction(ctx, id, 'cancel'), id, 'for cancelling an APPROVED order');
+      await statusReached(ctx, id, 'CANCELED');
+      return id;
+    },
+  },
+  {
+    status: 'PAID',
+    how: 'approved, ready and paid by the provider',
+    async reach(ctx) {
+      const id = await approvedOrder(ctx);
+      await ctx.sandbox.ready(id);
+      await statusReached(ctx, id, 'DISBURSING');
+      await ctx.sandbox.paid(id);
+      await statusReached(ctx, id, 'PAID');
+      return id;
+    },
+  },
+  {
+    status: 'CANCELING',
+    how: "approved, then the provider's CANCELING update",
+    async reach(ctx) {
+      const id = await approvedOrder(ctx);
+      await deliver(ctx, statusEvent(id, 'CANCELING'), `CANCELING for the APPROVED order ${id}`);
+      return id;
+    },
+  },
+];
+
 export const orderActionChecks: ContractCheck[] = [
+  {
+    id: 'orders.actions.state-table',
+    title:
+      'Cancel and disburse of an order in each status that allows neither (PENDING, CANCELING, CANCELED, PAID) are 409 problems that reach nothing at the service',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §3, §5',
+    rules: ['R-EP-06', 'R-EP-08', 'R-ERR-08'],
+    async run(ctx) {
+      const wrong: string[] = [];
+      for (const state of REFUSING_STATES) {
+        const id = await state.reach(ctx);
+        for (const action of ['cancel', 'disburse'] as const) {
+          const since = await ctx.sandbox.lastCallId();
+          const exchange = await postAction(ctx, id, action);
+          const reached = (await ctx.sandbox.serviceCalls(since)).filter(
+            (c) =>
+              (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
+              c.path.includes(encodeURIComponent(id)),
+          );
+          const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
+          if (!problem || reached.length > 0)
+            wrong.push(
+              `${action} of a ${state.status} order (${state.how}, ${id}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}; ${reached.length} call(s) at the service`,
+            );
+        }
+      }
+      ensure(wrong.length === 0, {
+        expected:
+          '409 problem+json and no service call for each action the status does not allow (cancel only from APPROVED, R-EP-06; disburse only from APPROVED or DISBURSING, R-EP-08)',
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §5',
+      });
+    },
+  },
   pendingOrderRefused('cancel', async (ctx, id) => {
     const atService = await ctx.sandbox.order(id);
     ensure(atService?.status === 'PENDING', {

@@ -1,7 +1,14 @@
 /** Order creation (WIRE §5): the record, idempotency on `reference_id`, content type and JSON. */
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
-import { createOrder, postOrder, sampleOrder, sampleOrderOfQuantity } from '../support/orders.js';
+import { statusReached } from '../support/approvals.js';
+import {
+  createOrder,
+  type OrderRequest,
+  postOrder,
+  sampleOrder,
+  sampleOrderOfQuantity,
+} from '../support/orders.js';
 import { routeUrl } from '../support/routes.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -55,6 +62,88 @@ function unreadableBodyCheck(c: UnreadableBody): ContractCheck {
   };
 }
 
+/** Pretty-printed JSON, `\uXXXX` for every character outside ASCII (Python's `json.dumps` default). */
+function asciiEscaped(value: unknown): string {
+  return JSON.stringify(value, null, 1).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Every object's keys in reverse order, at every depth. */
+function keysReversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysReversed);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((k) => [k, keysReversed(value[k])]),
+  );
+}
+
+/** The request's content in other serialisations: [what, JSON text]. */
+function sameContentTexts(request: OrderRequest): [string, string][] {
+  const { order_lines, total_amount, reference_id } = request;
+  return [
+    ['with the top-level keys in another order', JSON.stringify({ order_lines, total_amount, reference_id })],
+    ['with the keys of every nested object in another order', JSON.stringify(keysReversed(request))],
+    ['pretty-printed', JSON.stringify(request, null, 2)],
+    ['with every non-ASCII character escaped as \\uXXXX', asciiEscaped(request)],
+  ];
+}
+
+/** The request with one member of its content changed (still a valid order): [what, body]. */
+function otherContents(request: OrderRequest): [string, OrderRequest][] {
+  const line = request.order_lines[0]!;
+  const changed = (what: string, change: (order: OrderRequest) => void): [string, OrderRequest] => {
+    const order = structuredClone(request);
+    change(order);
+    return [what, order];
+  };
+  return [
+    ['the quantity and amounts', sampleOrderOfQuantity(request.reference_id, line.quantity + 1)],
+    changed('a line name', (o) => {
+      o.order_lines[0]!.name = `${String(line.name)} (2)`;
+    }),
+    changed("a line's reference_id", (o) => {
+      o.order_lines[0]!.reference_id = `${String(line.reference_id)}-2`;
+    }),
+    changed('the image_url', (o) => {
+      o.order_lines[0]!.image_url = `${String(line.image_url)}?v=2`;
+    }),
+    changed('the product_url', (o) => {
+      o.order_lines[0]!.product_url = `${String(line.product_url)}?v=2`;
+    }),
+    changed('the lines split in two, the same total', (o) => {
+      const unit = BigInt(line.unit_price.value);
+      const first = { ...structuredClone(line), quantity: 1, subtotal: { ...line.unit_price } };
+      const rest = BigInt(line.quantity) - 1n;
+      if (rest < 1n) return;
+      const second = {
+        ...structuredClone(line),
+        reference_id: `${String(line.reference_id)}-b`,
+        quantity: Number(rest),
+        subtotal: { ...line.unit_price, value: String(unit * rest) },
+      };
+      o.order_lines = [first, second, ...o.order_lines.slice(1)];
+    }),
+  ];
+}
+
+/**
+ * References that a case-insensitive, accent-insensitive or space-padding column (MySQL's default
+ * collations) or a Unicode normaliser holds as one: each is its own reference, so its own order.
+ */
+function lookalikeReferences(reference: string): [string, string][] {
+  return [
+    ['in upper case', reference.toUpperCase()],
+    ['with a trailing space', `${reference} `],
+    ['with an accent (café)', `${reference}-caf\u00e9`],
+    ['without it (cafe)', `${reference}-cafe`],
+    ['with the accent as a combining mark (NFD)', `${reference}-cafe\u0301`],
+  ];
+}
+
 export const orderCreateChecks: ContractCheck[] = [
   {
     id: 'orders.create.valid',
@@ -89,12 +178,15 @@ export const orderCreateChecks: ContractCheck[] = [
   },
   {
     id: 'orders.create.idempotent-replay',
-    title: 'The same reference_id with the same content returns the existing order (200, same id)',
+    title:
+      'The same reference_id with the same content returns the existing order (200, same id), however the JSON is serialised and whatever its status now',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
     rules: ['R-EP-02'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
+      // Text outside ASCII, which a serialiser may write as it is or escape.
+      request.order_lines[0]!.name = 'Nồi cơm điện – Rice cooker';
       const first = await createOrder(ctx, request);
       const again = await postOrder(ctx, request);
       expectStatus(again, 200, 'with the existing order for a repeated create request', 'WIRE §5');
@@ -102,10 +194,32 @@ export const orderCreateChecks: ContractCheck[] = [
         expected: `the existing order ${first.id}`,
         exchange: again,
       });
-      // Same content, other key order: a retrying client may serialize differently.
-      const { order_lines, total_amount, reference_id } = request;
-      const reordered = await postOrder(ctx, { order_lines, total_amount, reference_id });
-      expectStatus(reordered, 200, 'for the same content with the JSON keys in another order', 'WIRE §5');
+      // Same content, another serialisation: a retrying client (another language's JSON library)
+      // may order keys, space and escape differently at any depth. Each is the same order.
+      for (const [what, text] of sameContentTexts(request)) {
+        const replay = await postOrder(ctx, undefined, {}, text);
+        expectStatus(replay, 200, `for the same content ${what}`, 'WIRE §5');
+        ensure(expectJsonObject(replay, `for the same content ${what}`).id === first.id, {
+          expected: `the existing order ${first.id} for the same content ${what}`,
+          exchange: replay,
+          spec: 'WIRE §5',
+        });
+      }
+      // The order has moved on (the provider rejected it): a repeat is still that order, not a new one.
+      await ctx.sandbox.reject(first.id);
+      await statusReached(ctx, first.id, 'CANCELED');
+      const late = await postOrder(ctx, request);
+      expectStatus(
+        late,
+        200,
+        'with the existing order for a create repeated after the order was CANCELED',
+        'WIRE §5',
+      );
+      ensure(expectJsonObject(late, 'for a create repeated after the order was CANCELED').id === first.id, {
+        expected: `the existing order ${first.id}, though it is CANCELED now`,
+        exchange: late,
+        spec: 'WIRE §5',
+      });
       const atService = await ctx.sandbox.ordersByReference(request.reference_id);
       ensure(atService.length === 1, {
         expected: 'exactly one order at the service for the reference_id',
@@ -115,16 +229,64 @@ export const orderCreateChecks: ContractCheck[] = [
   },
   {
     id: 'orders.create.idempotency-conflict',
-    title: 'The same reference_id with different content is a 409 problem',
+    title: 'The same reference_id with different content (any member of it) is a 409 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
     rules: ['R-EP-03', 'R-ERR-08'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       await createOrder(ctx, request);
-      const changed = sampleOrderOfQuantity(request.reference_id, request.order_lines[0]!.quantity + 1);
-      const exchange = await postOrder(ctx, changed);
-      expectProblem(exchange, 409, { what: 'for a reused reference_id with other content', spec: 'WIRE §5' });
+      // Every member of the content counts, not only the amounts: each change alone, the body valid.
+      for (const [what, changed] of otherContents(request)) {
+        const exchange = await postOrder(ctx, changed);
+        expectProblem(exchange, 409, {
+          what: `for a reused reference_id with other content (${what})`,
+          spec: 'WIRE §5',
+        });
+      }
+      const atService = await ctx.sandbox.ordersByReference(request.reference_id);
+      ensure(atService.length === 1, {
+        expected: 'exactly one order at the service for the reference_id',
+        actual: `${atService.length} orders at the service`,
+        spec: 'WIRE §5',
+      });
+    },
+  },
+  {
+    id: 'orders.create.distinct-references',
+    title:
+      'References that differ only in letter case, a trailing space, an accent or its normal form are different orders (201 each)',
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-EP-01', 'R-EP-02', 'R-LINE-07'],
+    async run(ctx) {
+      const reference = ctx.unique('ref-alike');
+      const ids = new Map<string, string>();
+      const first = await createOrder(ctx, sampleOrder(reference));
+      ids.set(first.id, 'the reference itself');
+      for (const [what, other] of lookalikeReferences(reference)) {
+        const exchange = await postOrder(ctx, sampleOrder(other));
+        expectStatus(
+          exchange,
+          201,
+          `for a new order whose reference_id ${JSON.stringify(other)} differs from ${JSON.stringify(reference)} only ${what}`,
+          'WIRE §5',
+        );
+        const record = expectJsonObject(exchange, 'for a created order');
+        ensure(record.reference_id === other, {
+          expected: `"reference_id" echoed exactly as sent: ${JSON.stringify(other)}`,
+          actual: `reference_id ${JSON.stringify(record.reference_id)}`,
+          exchange,
+          spec: 'WIRE §5',
+        });
+        const id = String(record.id);
+        ensure(!ids.has(id), {
+          expected: `a new order for the reference ${what}, not ${ids.get(id)}'s order ${id}`,
+          exchange,
+          spec: 'WIRE §5',
+        });
+        ids.set(id, `the reference ${what}`);
+      }
     },
   },
   ...UNREADABLE_BODIES.map(unreadableBodyCheck),

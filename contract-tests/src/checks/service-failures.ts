@@ -68,9 +68,18 @@ function createFailure(
         }),
       );
       expectUpstreamProblem(exchange, what);
-      // The market must not keep an order the service never confirmed: the same request now succeeds.
+      // The market must not keep an order the service never confirmed: the same request now succeeds,
+      // and names the order the service now holds for the reference (not one the market made up).
       const again = await postOrder(ctx, request);
       expectStatus(again, [200, 201], 'for the same order once the service works again', 'WIRE §5');
+      const id = expectJsonObject(again, 'for the same order once the service works again').id;
+      const atService = await ctx.sandbox.ordersByReference(request.reference_id);
+      ensure(atService.length === 1 && atService[0]!.id === id, {
+        expected: `the answer to name the one order the service holds for reference_id ${request.reference_id}`,
+        actual: `the market answered order ${JSON.stringify(id)}; the service holds ${atService.map((o) => o.id).join(', ') || 'none'}`,
+        exchange: again,
+        spec: 'WIRE §5',
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The webhook receiver's own rules (WIRE §4): raw bytes are what is verified, old deliveries are
- * refused even when replayed whole, unknown event types are acknowledged, oversized bodies are 413,
- * and a wrong content type never turns into a 5xx.
+ * refused even when replayed whole, the time window holds at both edges in both directions, header
+ * names are read in any case, unknown event types are acknowledged, oversized bodies are 413, and a
+ * wrong content type never turns into a 5xx.
  */
 import { DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, fail } from '../expect.js';
@@ -9,6 +10,7 @@ import { approvedAtService, approvedUnannounced } from '../support/approvals.js'
 import { createOrder, expectMarketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
+import { ContractViolation } from '../violation.js';
 
 export const webhookReceiverChecks: ContractCheck[] = [
   {
@@ -50,6 +52,70 @@ export const webhookReceiverChecks: ContractCheck[] = [
     },
   },
   {
+    id: 'webhook.time-window',
+    title: `Both edges of the ±${DEFAULT_TOLERANCE_SECONDS} s window, in both directions: a delivery just inside (past or future) is processed, one just outside is refused (401)`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-09', 'R-WH-13'],
+    async run(ctx) {
+      // 5 s clear of each edge: whole-second timestamps and the trip over HTTP cannot hit it exactly.
+      const inside = ctx.toleranceSeconds - 5;
+      const outside = ctx.toleranceSeconds + 5;
+      const order = await createOrder(ctx);
+      // The status the service holds, so an accepted delivery moves nothing and the next may follow.
+      const body = statusEvent(order.id, 'PENDING');
+      const wrong: string[] = [];
+      for (const [age, accepted] of [
+        [inside, true],
+        [-inside, true],
+        [outside, false],
+        [-outside, false],
+      ] as const) {
+        const when = `${Math.abs(age)} s ${age >= 0 ? 'in the past' : 'in the future'}`;
+        const { exchange } = await sendWebhook(ctx, body, { ageSeconds: age });
+        try {
+          if (accepted) expectAck(exchange, false, `a delivery timestamped ${when} (inside the window)`);
+          else
+            expectProblem(exchange, 401, {
+              what: `for a delivery timestamped ${when} (outside the window)`,
+              code: 'timestamp_out_of_window',
+              spec: 'WIRE §4',
+            });
+        } catch (error) {
+          wrong.push(`${when}: HTTP ${exchange.status} ${exchange.text.slice(0, 160)}`);
+          if (!(error instanceof ContractViolation)) throw error;
+        }
+      }
+      ensure(wrong.length === 0, {
+        expected: `a window of ±${ctx.toleranceSeconds} s in both directions (R-WH-09): deliveries ${inside} s old or ${inside} s ahead processed (200), ${outside} s old or ahead refused (401)`,
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §4',
+        rule: 'R-WH-09',
+      });
+    },
+  },
+  {
+    id: 'webhook.header-name-case',
+    title:
+      'Header names are case-insensitive: a delivery with every header name in upper case, and one in lower case, is verified and processed',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-08', 'R-WH-13'],
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      // APPROVED then CANCELED: each must be processed, which the market's record shows.
+      const steps = [
+        ['upper', 'APPROVED'],
+        ['lower', 'CANCELED'],
+      ] as const;
+      for (const [nameCase, status] of steps) {
+        const { exchange } = await sendWebhook(ctx, statusEvent(order.id, status), { nameCase });
+        expectAck(exchange, false, `a ${status} delivery whose header names are all in ${nameCase} case`);
+      }
+      await expectMarketStatus(ctx, order.id, 'CANCELED', 'both deliveries were processed');
+    },
+  },
+  {
     id: 'webhook.unknown-event-type',
     title: 'A correctly signed event of an unknown type is acknowledged (2xx)',
     modes: BOTH_MODES,
@@ -70,15 +136,24 @@ export const webhookReceiverChecks: ContractCheck[] = [
   },
   {
     id: 'webhook.oversized-body',
-    title: 'A webhook body over 256 KiB is refused with 413 and has no effect',
+    title:
+      'A webhook body of exactly 256 KiB is processed; one byte more is refused with 413 and has no effect',
     modes: BOTH_MODES,
     spec: 'WIRE §4',
     rules: ['R-WH-07', 'R-ERR-09'],
     async run(ctx) {
       const order = await createOrder(ctx);
-      const event = JSON.parse(statusEvent(order.id, 'APPROVED')) as Record<string, unknown>;
-      const overhead = JSON.stringify({ ...event, padding: '' }).length;
-      const body = JSON.stringify({ ...event, padding: 'x'.repeat(ctx.maxBodyBytes + 1 - overhead) });
+      /** The event padded with ASCII to exactly `bytes` bytes. */
+      const padded = (status: string, bytes: number) => {
+        const event = JSON.parse(statusEvent(order.id, status)) as Record<string, unknown>;
+        const overhead = JSON.stringify({ ...event, padding: '' }).length;
+        return JSON.stringify({ ...event, padding: 'x'.repeat(bytes - overhead) });
+      };
+      // The bound's valid side: a cap counted another way (256 000 bytes, a smaller default) refuses it.
+      const atCap = padded('APPROVED', ctx.maxBodyBytes);
+      const accepted = await sendWebhook(ctx, atCap, { headers: { Connection: 'close' } });
+      expectAck(accepted.exchange, false, `a ${atCap.length}-byte webhook body (exactly the cap, R-WH-07)`);
+      const body = padded('CANCELED', ctx.maxBodyBytes + 1);
       // A server may answer 413 before reading the body and then drop the connection: use a fresh one.
       const { exchange } = await sendWebhook(ctx, body, { headers: { Connection: 'close' } });
       expectProblem(exchange, 413, {
@@ -86,7 +161,12 @@ export const webhookReceiverChecks: ContractCheck[] = [
         code: 'payload_too_large',
         spec: 'WIRE §4',
       });
-      await expectMarketStatus(ctx, order.id, 'PENDING', 'its only webhook was too large');
+      await expectMarketStatus(
+        ctx,
+        order.id,
+        'APPROVED',
+        'its APPROVED webhook was exactly the cap, its CANCELED one a byte over',
+      );
     },
   },
   {

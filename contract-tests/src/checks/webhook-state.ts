@@ -122,6 +122,36 @@ export const webhookStateChecks: ContractCheck[] = [
     },
   },
   {
+    id: 'webhook.distinct-event-ids',
+    title:
+      'Event IDs that differ only in letter case are different events: each is processed, none is a duplicate',
+    modes: BOTH_MODES,
+    spec: 'WIRE §4',
+    rules: ['R-WH-14', 'R-WH-15'],
+    async run(ctx) {
+      // The service holds the order PENDING, so only these deliveries move the market's record.
+      const order = await createOrder(ctx);
+      const id = ctx.unique('evt-case');
+      const steps = [
+        [id.toLowerCase(), 'APPROVED'],
+        [id.toUpperCase(), 'CANCELING'],
+        [id.charAt(0).toUpperCase() + id.slice(1).toLowerCase(), 'CANCELED'],
+      ] as const;
+      for (const [eventId, status] of steps) {
+        const { exchange } = await sendWebhook(ctx, statusEvent(order.id, status), { eventId });
+        expectAck(
+          exchange,
+          false,
+          `event ${eventId} (${status}), another event than ${steps
+            .filter(([other]) => other !== eventId)
+            .map(([other]) => other)
+            .join(' and ')}: an event ID is compared exactly, as a case-insensitive column would not`,
+        );
+      }
+      await expectMarketStatus(ctx, order.id, 'CANCELED', 'each of the three events was processed');
+    },
+  },
+  {
     id: 'webhook.out-of-order',
     title: 'Late or out-of-order status updates are acknowledged and never move an order backwards',
     modes: BOTH_MODES,

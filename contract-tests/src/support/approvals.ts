@@ -67,3 +67,15 @@ export async function approvedUnannounced(ctx: CheckContext): Promise<CreatedOrd
   await approveUnannounced(ctx, order.id);
   return order;
 }
+
+/**
+ * The market has processed the service's delivery of `status` for `id`: the service's own attempt,
+ * or certify's delivery of the same event when no attempt was acknowledged (a slow market).
+ */
+export async function statusReached(ctx: CheckContext, id: string, status: string): Promise<void> {
+  const delivery = await ctx.sandbox.awaitStatusDelivery(id, status);
+  if (!acknowledged(delivery))
+    await deliver(ctx, delivery.body, `the service's ${status} event ${delivery.eventId}, delivered again`, {
+      eventId: delivery.eventId,
+    });
+}

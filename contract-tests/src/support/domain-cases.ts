@@ -210,6 +210,57 @@ function patternNeighbours(base: string): [string, string][] {
   ];
 }
 
+/** A character of three UTF-8 bytes and one UTF-16 unit (Vietnamese ễ, precomposed). */
+const WIDE = '\u1EC5';
+
+/** Forms of a `format` around the valid `value`: [text, whether the syntax allows it, why]. */
+export function formatCases(format: string, value: string): [string, boolean, string][] {
+  if (format === 'date-time' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(value)) {
+    const date = value.slice(0, 10);
+    const time = value.slice(11, 19);
+    return [
+      [`${date}T${time}.5Z`, true, 'a fraction of a second'],
+      [`${date}T${time}.123456789+07:00`, true, 'nine fraction digits and an offset'],
+      [`${date}T${time}-05:30`, true, 'a negative offset with minutes'],
+      ['2024-02-29T23:59:59+00:00', true, 'a leap day and +00:00'],
+      [date, false, 'a date alone'],
+      [`${date}T${time}`, false, 'no offset (local time)'],
+      [`${date} ${time}Z`, false, 'a space instead of T'],
+      [`${date}T${time.slice(0, 5)}Z`, false, 'no seconds'],
+      [`${date}T${time}+0700`, false, 'an offset without a colon'],
+      [`${date}T${time}+07`, false, 'an offset of hours alone'],
+      [`${date.replace(/-/g, '')}T${time.replace(/:/g, '')}Z`, false, 'the basic format (no separators)'],
+      ['2026-02-30T09:30:00Z', false, 'February 30 (a parser that rolls over reads March 2)'],
+      ['2025-02-29T09:30:00Z', false, 'February 29 of a common year'],
+      ['2026-04-31T09:30:00Z', false, 'April 31'],
+      ['2026-13-01T09:30:00Z', false, 'month 13'],
+      [`${date}T24:00:00Z`, false, 'hour 24'],
+      [`${date}T09:60:00Z`, false, 'minute 60'],
+    ];
+  }
+  if (format === 'uri' && URL.canParse(value)) {
+    const url = new URL(value);
+    const rest = `${url.pathname}${url.search}${url.hash}`;
+    return [
+      [`${value}?size=large&v=2`, true, 'a query'],
+      [`${value}#details`, true, 'a fragment'],
+      [`${url.protocol}//${url.hostname}:8443${rest}`, true, 'a port'],
+      [`${value.replace(/\/?$/, '/')}%E1%BB%85-%C3%A1o`, true, 'a percent-encoded path'],
+      [value.replace(/^https?/i, (scheme) => scheme.toUpperCase()), true, 'the scheme in upper case'],
+      [`http://${url.host}${rest}`, true, 'http'],
+      [`https://203.0.113.7${rest}`, true, 'an IPv4 host'],
+      [`//${url.host}${rest}`, false, 'no scheme (scheme-relative)'],
+      [rest, false, 'a path alone'],
+      [`${url.host}${rest}`, false, 'no scheme'],
+      [`ftp://${url.host}${rest}`, false, 'another scheme (ftp)'],
+      [`https:/${url.host}${rest}`, false, 'one slash'],
+      ['https://', false, 'no host'],
+      ['javascript:alert(1)', false, 'a javascript: URL'],
+    ];
+  }
+  return [];
+}
+
 function show(value: unknown): string {
   if (value === ABSENT) return '(left out)';
   const text = JSON.stringify(value) ?? String(value);
@@ -265,7 +316,12 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
 
   function walkString(node: JsonSchema, value: string, path: WirePath): void {
     const pattern = typeof node.pattern === 'string' ? new RegExp(node.pattern, 'u') : undefined;
-    const fits = (text: string) => pattern === undefined || pattern.test(text);
+    // Every pattern the value must match: its own and those of an `allOf` (the order total's "^[1-9]").
+    const patterns = [node, ...((node.allOf as JsonSchema[] | undefined) ?? [])]
+      .map((n) => n.pattern)
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => new RegExp(p, 'u'));
+    const fits = (text: string) => patterns.every((p) => p.test(text));
     const { minLength, maxLength } = node as { minLength?: number; maxLength?: number };
     if (Array.isArray(node.enum)) {
       const key = JSON.stringify(node.enum);
@@ -313,13 +369,33 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
       const longest = resized(value, maxLength, pattern);
       if (fits(longest) && longest !== value)
         add('bound', path, longest, true, `${maxLength} characters, the maximum`);
+      // The maximum in characters of three UTF-8 bytes each: a bound counted in bytes refuses it.
+      const wide = value.slice(0, maxLength) + WIDE.repeat(Math.max(0, maxLength - value.length));
+      if (node.format === undefined && fits(wide) && wide !== value && wide.length === maxLength)
+        add(
+          'bound',
+          path,
+          wide,
+          true,
+          `${maxLength} characters, the maximum, ${maxLength - Math.min(value.length, maxLength)} of them "${WIDE}" (${Buffer.byteLength(wide, 'utf8')} bytes of UTF-8)`,
+        );
     }
+    // The field's syntax (an RFC 3339 date-time, an absolute URL): every form it allows, and the
+    // forms next to it that a lenient parser reads but the documented syntax does not allow.
+    if (typeof node.format === 'string')
+      for (const [text, valid, why] of formatCases(node.format, value)) {
+        const inDomain = fits(text) && (maxLength === undefined || text.length <= maxLength);
+        // Only where the document's pattern agrees (a form the pattern cannot decide is left out).
+        if (inDomain === valid) add('pattern', path, text, valid, why);
+      }
     if (pattern === undefined) return;
     for (const [text, why] of patternNeighbours(value))
       if (!pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
         add('pattern', path, text, false, `the value with ${why}`);
     // A digit string: the values a machine integer or a double cannot hold must be read exactly.
     if (pattern.test('1') && pattern.test('2147483648') && !pattern.test('a')) {
+      // The smallest value too: a market that requires "greater than 0" everywhere refuses a free line.
+      if (pattern.test('0') && value !== '0') add('bound', path, '0', true, '0, the smallest');
       const limits: [string, string][] = REPRESENTATION_LIMITS.map(([n, why]) => [n.toString(), why]);
       if (typeof maxLength === 'number')
         limits.push(['9'.repeat(maxLength), `${maxLength} nines, the largest`]);

@@ -47,16 +47,20 @@ export function sampleOrderOfQuantity(referenceId: string, quantity: number): Or
   return order;
 }
 
+/** Posts `body` as JSON, or `text` as it is (a serialisation of certify's choosing) when given. */
 export function postOrder(
   ctx: CheckContext,
   body: unknown,
   headers: Record<string, string> = {},
+  text?: string,
 ): Promise<HttpExchange> {
-  return ctx.http.send(routeUrl(ctx, 'createOrder'), {
-    method: 'POST',
-    json: body,
-    headers: { ...ctx.systemAuth, ...headers },
-  });
+  const all = { ...ctx.systemAuth, ...headers };
+  return ctx.http.send(
+    routeUrl(ctx, 'createOrder'),
+    text === undefined
+      ? { method: 'POST', json: body, headers: all }
+      : { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...all } },
+  );
 }
 
 /** The check that certifies order creation; every check that creates an order needs it. */

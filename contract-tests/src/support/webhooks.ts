@@ -27,6 +27,8 @@ export interface WebhookSendOptions {
   dropHeaders?: string[];
   /** Send with this `Host` header, as a reverse proxy in front of the market does. */
   host?: string;
+  /** Send every header name in this case (HTTP names are case-insensitive; an HTTP/2 hop lowers them). */
+  nameCase?: 'upper' | 'lower';
 }
 
 export interface SentWebhook {
@@ -63,9 +65,18 @@ export async function sendWebhook(
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     headers[name] = value;
   }
+  const named =
+    options.nameCase === undefined
+      ? headers
+      : Object.fromEntries(
+          Object.entries(headers).map(([name, value]) => [
+            options.nameCase === 'upper' ? name.toUpperCase() : name.toLowerCase(),
+            value,
+          ]),
+        );
   const exchange = await ctx.http.send(routeUrl(ctx, 'receiveWebhook'), {
     method: 'POST',
-    headers,
+    headers: named,
     body,
     ...(options.host !== undefined && { host: options.host }),
   });
