@@ -3,36 +3,36 @@
  * `SERVICE_TIMEOUT_MS` (`loadConfig`'s `serviceTimeoutMs`), as `createMarket` does, so the worker's
  * calls and the endpoints' calls wait on the service alike.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig, Secret } from '@bnpl-kit/core';
-import { describe, expect, it, vi } from 'vitest';
-import { openStore } from '../src/index.js';
-import { createMarketWorker } from '../src/worker.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceOf } from '../src/worker/market-worker.js';
 
-const built = vi.hoisted(() => [] as unknown[]);
-vi.mock('@bnpl-kit/core', async (importOriginal) => {
-  const core = await importOriginal<typeof import('@bnpl-kit/core')>();
-  return {
-    ...core,
-    createServiceClient: (options: Parameters<typeof core.createServiceClient>[0]) => {
-      built.push(options);
-      return core.createServiceClient(options);
-    },
-  };
+// A service that takes every request and never answers: only the client's own timer ends a call.
+const silent = createServer(() => {});
+let serviceApiUrl = '';
+beforeAll(async () => {
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  serviceApiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`;
+});
+afterAll(() => {
+  silent.closeAllConnections();
+  silent.close();
 });
 
 describe('the worker and SERVICE_TIMEOUT_MS', () => {
-  it('gives the service client it builds the configured timeout', async () => {
-    const store = await openStore({ memory: true });
-    try {
-      const config = {
-        ...loadConfig({ SERVICE_TIMEOUT_MS: '2500' }, { integrationMode: 'basic' }),
-        serviceApiUrl: 'https://service.example/api',
-        appApiKey: new Secret('sk_test_worker'),
-      };
-      createMarketWorker({ store, config, retention: false, reconciliation: false });
-      expect(built).toEqual([expect.objectContaining({ baseUrl: 'https://service.example/api', timeoutMs: 2500 })]);
-    } finally {
-      await store.close();
-    }
+  it('gives up on each attempt of its service calls after the configured time, not the default 8 s', async () => {
+    const config = {
+      ...loadConfig({ SERVICE_TIMEOUT_MS: '150' }, { integrationMode: 'basic' }),
+      serviceApiUrl,
+      appApiKey: new Secret('sk_test_worker'),
+    };
+    await expect(serviceOf({ config }).getOrder('order-1')).rejects.toMatchObject({
+      code: 'upstream_timeout',
+      message: expect.stringContaining('within 150 ms'),
+    });
   });
 });

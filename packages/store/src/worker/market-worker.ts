@@ -68,7 +68,8 @@ function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function serviceOf(options: MarketWorkerOptions): ServiceClient {
+/** The worker's service client: the one given, or one built from `config` (exported for its test). */
+export function serviceOf(options: Pick<MarketWorkerOptions, 'service' | 'config'>): ServiceClient {
   if (options.service) return options.service;
   const { serviceApiUrl, appApiKey, serviceTimeoutMs } = options.config ?? {};
   if (serviceApiUrl === undefined || appApiKey === undefined) {
