@@ -118,7 +118,8 @@ function otherContents(request: OrderRequest): [string, OrderRequest][] {
       const unit = BigInt(line.unit_price.value);
       const first = { ...structuredClone(line), quantity: 1, subtotal: { ...line.unit_price } };
       const rest = BigInt(line.quantity) - 1n;
-      if (rest < 1n) return;
+      // A one-piece line cannot be split: the "changed" order would be the same content.
+      if (rest < 1n) throw new Error(`the fixture's first line needs a quantity of 2 or more to split`);
       const second = {
         ...structuredClone(line),
         reference_id: `${String(line.reference_id)}-b`,
