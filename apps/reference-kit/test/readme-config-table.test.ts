@@ -2,7 +2,9 @@
  * The README's configuration table writes every variable's default out by hand; this ties each one
  * to what `loadServerConfig` applies, without a second list of names or values: a variable set to
  * its documented default must load exactly the configuration nothing set loads, and a nonsense
- * value must be refused by that variable's name (so the variable is read at all).
+ * value must be refused by that variable's name (so the variable is read at all). docs/protocol.md
+ * states some of the same defaults in its own words (§8's table, R-SVC-04's prose): those are tied
+ * to the same loader.
  */
 import { readFileSync } from 'node:fs';
 import { KitError } from '@bnpl-kit/core';
@@ -94,6 +96,52 @@ describe('the README configuration table', () => {
     it(`${name}: ${value} is the default the servers apply, and the variable is read`, () => {
       expect(load({ [name]: value })).toEqual(load({}));
       expect(problemsOf({ [name]: 'not-a-value' })).toContain(name);
+    });
+  }
+});
+
+/**
+ * The defaults docs/protocol.md states: "default 300" in a §8 row, "`per-scope` (default)", and
+ * prose such as "(default 8 s, `SERVICE_TIMEOUT_MS`)" (seconds, for a variable counted in ms) or
+ * "By default (`CLAIM_SCOPE_HASH=per-scope`)".
+ */
+function protocolDefaults(protocol: string): Documented[] {
+  const found: Documented[] = [];
+  const section = protocol.slice(protocol.indexOf('## §8.'), protocol.indexOf('## §9.'));
+  for (const row of section.split('\n').filter((line) => line.startsWith('| `'))) {
+    const [variable = '', meaning = ''] = row.split('|').slice(1, 3);
+    const name = /`([A-Z][A-Z0-9_]*)`/.exec(variable)?.[1];
+    const value = /default (\d+)/.exec(meaning)?.[1] ?? /`([^`]+)` \(default\)/.exec(meaning)?.[1];
+    if (name && value) found.push({ name, value });
+  }
+  for (const [, seconds, name] of protocol.matchAll(/\(default (\d+) s, `([A-Z][A-Z0-9_]*_MS)`\)/g)) {
+    found.push({ name: name!, value: String(Number(seconds) * 1000) });
+  }
+  for (const [, name, value] of protocol.matchAll(/default \(`([A-Z][A-Z0-9_]*)=([^`]+)`\)/g)) {
+    found.push({ name: name!, value: value! });
+  }
+  return found;
+}
+
+describe("docs/protocol.md's configuration defaults", () => {
+  const protocol = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8');
+  const stated = protocolDefaults(protocol);
+
+  it('are found where the protocol states them', () => {
+    expect(stated.map((d) => d.name).sort()).toEqual(
+      expect.arrayContaining([
+        'CLAIM_SCOPE_HASH',
+        'CLAIM_SCOPE_HASH',
+        'SERVICE_TIMEOUT_MS',
+        'SERVICE_TIMEOUT_MS',
+        'WEBHOOK_TOLERANCE_SECONDS',
+      ]),
+    );
+  });
+
+  for (const { name, value } of stated) {
+    it(`${name}: ${value} is the default the servers apply`, () => {
+      expect(load({ [name]: value })).toEqual(load({}));
     });
   }
 });
