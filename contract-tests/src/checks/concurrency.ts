@@ -4,6 +4,8 @@
  * effect per event), and the losers get the documented codes. A market that reads a row and acts
  * on it without a lock passes every sequential check and fails these.
  */
+import type { OrderStatus } from '@bnpl-kit/core';
+import { ACTION_ALLOWED_FROM, ORDER_ACTIONS, type OrderAction } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
@@ -38,6 +40,90 @@ const SEND_ORDERS: readonly (readonly number[])[] = [
   [0, 2, 1],
   [0, 1, 2],
 ];
+
+/**
+ * Where an accepted action from APPROVED leaves the order (WIRE §3): a cancel moves it towards
+ * CANCELED, a disburse towards PAID. What the service answers decides which of the two.
+ */
+const LEADS_TO: Readonly<Record<OrderAction, readonly OrderStatus[]>> = {
+  cancel: ['CANCELING', 'CANCELED'],
+  disburse: ['DISBURSING', 'PAID'],
+};
+
+/**
+ * The pairs of actions (the same one twice included) of which only one can succeed on an APPROVED
+ * order: whichever lands first leaves the order where the other is refused (core's
+ * ACTION_ALLOWED_FROM). Two disburses are not such a pair (disburse is allowed from DISBURSING);
+ * `orders.disburse.pays-once` races those.
+ */
+function exclusiveActionPairs(): [OrderAction, OrderAction][] {
+  const pairs: [OrderAction, OrderAction][] = [];
+  ORDER_ACTIONS.forEach((first, i) => {
+    for (const second of ORDER_ACTIONS.slice(i)) {
+      const refusedAfter = (a: OrderAction, b: OrderAction) =>
+        LEADS_TO[a].every((status) => !ACTION_ALLOWED_FROM[b].includes(status));
+      if (refusedAfter(first, second) && refusedAfter(second, first)) pairs.push([first, second]);
+    }
+  });
+  return pairs;
+}
+
+/** R-EP-06 allows a cancel only from APPROVED; R-EP-08 a disburse, which R-EP-09 pays once. */
+const ACTION_RULES: Readonly<Record<OrderAction, readonly string[]>> = {
+  cancel: ['R-EP-06'],
+  disburse: ['R-EP-08', 'R-EP-09'],
+};
+
+const SERVICE_OPERATION: Readonly<Record<OrderAction, string>> = {
+  cancel: 'revertOrder',
+  disburse: 'disburseOrder',
+};
+
+/** Two actions of one APPROVED order sent together: one 202, one 409, one action at the service. */
+function actionRace([first, second]: [OrderAction, OrderAction]): ContractCheck {
+  const both = first === second ? `Two ${first}s` : `${capitalized(first)} and ${second}`;
+  return {
+    id: `concurrency.${first}-${second}`,
+    title: `${both} of one APPROVED order sent together: one is accepted and reaches the service, the other is a 409`,
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §3, §5',
+    rules: [...new Set([first, second].flatMap((action) => ACTION_RULES[action]))],
+    async run(ctx) {
+      const id = await approvedOrder(ctx);
+      const since = await ctx.sandbox.lastCallId();
+      const answers = await Promise.all([postAction(ctx, id, first), postAction(ctx, id, second)]);
+      const accepted = answers.filter((a) => a.status === 202);
+      ensure(accepted.length === 1, {
+        expected: `exactly one of a concurrent ${first} and ${second} of one APPROVED order to be accepted (202)`,
+        actual: `${first} → ${answers[0]!.status}, ${second} → ${answers[1]!.status}`,
+        spec: 'WIRE §5',
+      });
+      const loserIndex = answers[0]!.status === 202 ? 1 : 0;
+      const loserAction = loserIndex === 0 ? first : second;
+      expectProblem(answers[loserIndex]!, 409, {
+        what: `for the ${loserAction} that lost the race (the order had moved on)`,
+        code: 'invalid_transition',
+        spec: 'WIRE §5',
+      });
+      if (first === second) return; // A retry of the one accepted call looks the same at the service.
+      const reached = new Set(
+        (await ctx.sandbox.serviceCalls(since))
+          .filter((c) => c.path.includes(encodeURIComponent(id)))
+          .map((c) => c.operation)
+          .filter(
+            (operation) => operation === SERVICE_OPERATION[first] || operation === SERVICE_OPERATION[second],
+          ),
+      );
+      ensure(reached.size === 1, {
+        expected: 'only the accepted action to reach the service (the order is locked while one acts on it)',
+        actual: `the service received ${[...reached].join(' and ') || 'neither'}`,
+        spec: 'WIRE §3',
+      });
+    },
+  };
+}
+
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 export const concurrencyChecks: ContractCheck[] = [
   {
@@ -159,45 +245,7 @@ export const concurrencyChecks: ContractCheck[] = [
       });
     },
   },
-  {
-    id: 'concurrency.cancel-disburse',
-    title:
-      'Cancel and disburse of one APPROVED order sent together: one is accepted and reaches the service, the other is a 409',
-    modes: DATA_SHARING_ONLY,
-    spec: 'WIRE §3, §5',
-    rules: ['R-EP-06', 'R-EP-08', 'R-EP-09'],
-    async run(ctx) {
-      const id = await approvedOrder(ctx);
-      const since = await ctx.sandbox.lastCallId();
-      const [cancel, disburse] = await Promise.all([
-        postAction(ctx, id, 'cancel'),
-        postAction(ctx, id, 'disburse'),
-      ]);
-      const accepted = [cancel, disburse].filter((a) => a.status === 202);
-      ensure(accepted.length === 1, {
-        expected:
-          'exactly one of a concurrent cancel and disburse of one APPROVED order to be accepted (202)',
-        actual: `cancel → ${cancel.status}, disburse → ${disburse.status}`,
-        spec: 'WIRE §5',
-      });
-      const loser = cancel.status === 202 ? disburse : cancel;
-      expectProblem(loser, 409, {
-        what: `for the ${loser === cancel ? 'cancel' : 'disburse'} that lost the race (the order had moved on)`,
-        code: 'invalid_transition',
-        spec: 'WIRE §5',
-      });
-      const reached = new Set(
-        (await ctx.sandbox.serviceCalls(since))
-          .filter((c) => c.operation === 'revertOrder' || c.operation === 'disburseOrder')
-          .map((c) => c.operation),
-      );
-      ensure(reached.size === 1, {
-        expected: 'only the accepted action to reach the service (the order is locked while one acts on it)',
-        actual: `the service received ${[...reached].join(' and ') || 'neither'}`,
-        spec: 'WIRE §3',
-      });
-    },
-  },
+  ...exclusiveActionPairs().map(actionRace),
   {
     id: 'concurrency.duplicate-deliveries',
     title: `One readiness event delivered ${RACERS} times at once is acknowledged each time and has one effect: at most one payment, under one Idempotency-Key`,

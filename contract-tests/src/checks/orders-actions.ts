@@ -3,11 +3,13 @@
  * the action, 202 `{ id, status }` otherwise, and a disbursement is paid once however often it is asked.
  */
 
+import { ORDER_STATUSES, type OrderStatus } from '@bnpl-kit/core';
 import { pollUntil } from '@bnpl-kit/core/testing';
+import { ACTION_ALLOWED_FROM, ORDER_ACTIONS, type OrderAction } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder, statusReached } from '../support/approvals.js';
-import { createOrder, orderPath, postAction } from '../support/orders.js';
+import { createOrder, marketStatus, orderPath, postAction } from '../support/orders.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { deliver, statusEvent } from '../support/webhooks.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -20,8 +22,6 @@ function expectAccepted(exchange: HttpExchange, orderId: string, what: string): 
     exchange,
   });
 }
-
-type OrderAction = 'cancel' | 'disburse';
 
 const GERUND: Record<OrderAction, string> = { cancel: 'Cancelling', disburse: 'Disbursing' };
 
@@ -49,92 +49,152 @@ function pendingOrderRefused(
   };
 }
 
-/** An order the market holds in a status from which neither action is allowed, and how it got there. */
-interface RefusingState {
-  status: string;
+/** An order the market holds in a given status, and how it got there. */
+interface StatusRecipe {
   how: string;
-  reach(ctx: CheckContext): Promise<string>;
+  /** The order's ID; `cleanUp` runs once the actions were tried (the faults a recipe left in place). */
+  reach(ctx: CheckContext): Promise<{ id: string; cleanUp?: () => Promise<void> }>;
 }
 
 /**
- * Every status of WIRE §3 from which R-EP-06 and R-EP-08 refuse both actions, each reached the way a
- * real order reaches it (CANCELING as the provider's status update, the service cannot hold it).
+ * The disburse calls the service refuses while an order is held DISBURSING: more than any market
+ * retries within one check, so the market's own disbursement on readiness cannot move it to PAID.
  */
-const REFUSING_STATES: readonly RefusingState[] = [
-  { status: 'PENDING', how: 'a new order', reach: async (ctx) => (await createOrder(ctx)).id },
-  {
-    status: 'CANCELED',
-    how: 'rejected by the provider',
-    async reach(ctx) {
-      const { id } = await createOrder(ctx);
-      await ctx.sandbox.reject(id);
-      await statusReached(ctx, id, 'CANCELED');
-      return id;
+const HOLD_DISBURSEMENT = 100;
+
+/**
+ * A way to reach every status of WIRE §3, each the way a real order reaches it (CANCELING as the
+ * provider's status update, which the service cannot hold; DISBURSING as the provider's readiness
+ * while the service refuses the market's disbursement, which a data-sharing market asks for at once).
+ * Keyed by status, so a status the protocol adds cannot go without one.
+ */
+const STATUS_RECIPES: Readonly<Record<OrderStatus, readonly StatusRecipe[]>> = {
+  PENDING: [{ how: 'a new order', reach: async (ctx) => ({ id: (await createOrder(ctx)).id }) }],
+  APPROVED: [{ how: 'approved by the provider', reach: async (ctx) => ({ id: await approvedOrder(ctx) }) }],
+  DISBURSING: [
+    {
+      how: "approved and ready, the market's disbursement refused for now",
+      async reach(ctx) {
+        const id = await approvedOrder(ctx);
+        await ctx.sandbox.injectFault({
+          operation: 'disburseOrder',
+          action: 'error',
+          status: 503,
+          times: HOLD_DISBURSEMENT,
+        });
+        const cleanUp = () => ctx.sandbox.clearFaults();
+        try {
+          await ctx.sandbox.ready(id);
+          // Not the webhook's acknowledgement: a market that disburses on readiness may refuse the
+          // delivery while its disbursement fails (the service delivers it again). Its status read
+          // reconciles with the service's DISBURSING (R-EP-05), whatever the webhook did.
+          const { status, exchange } = await marketStatus(ctx, id);
+          ensure(status === 'DISBURSING', {
+            expected: `DISBURSING for an order the service holds DISBURSING (R-EP-05), its disbursement refused for now`,
+            exchange,
+            spec: 'WIRE §5',
+          });
+        } catch (error) {
+          await cleanUp();
+          throw error;
+        }
+        return { id, cleanUp };
+      },
     },
-  },
-  {
-    status: 'CANCELED',
-    how: 'approved, then cancelled through the market',
-    async reach(ctx) {
-      const id = await approvedOrder(ctx);
-      expectAccepted(await postAction(ctx, id, 'cancel'), id, 'for cancelling an APPROVED order');
-      await statusReached(ctx, id, 'CANCELED');
-      return id;
+  ],
+  CANCELING: [
+    {
+      how: "approved, then the provider's CANCELING update",
+      async reach(ctx) {
+        const id = await approvedOrder(ctx);
+        await deliver(ctx, statusEvent(id, 'CANCELING'), `CANCELING for the APPROVED order ${id}`);
+        return { id };
+      },
     },
-  },
-  {
-    status: 'PAID',
-    how: 'approved, ready and paid by the provider',
-    async reach(ctx) {
-      const id = await approvedOrder(ctx);
-      await ctx.sandbox.ready(id);
-      await statusReached(ctx, id, 'DISBURSING');
-      await ctx.sandbox.paid(id);
-      await statusReached(ctx, id, 'PAID');
-      return id;
+  ],
+  CANCELED: [
+    {
+      how: 'rejected by the provider',
+      async reach(ctx) {
+        const { id } = await createOrder(ctx);
+        await ctx.sandbox.reject(id);
+        await statusReached(ctx, id, 'CANCELED');
+        return { id };
+      },
     },
-  },
-  {
-    status: 'CANCELING',
-    how: "approved, then the provider's CANCELING update",
-    async reach(ctx) {
-      const id = await approvedOrder(ctx);
-      await deliver(ctx, statusEvent(id, 'CANCELING'), `CANCELING for the APPROVED order ${id}`);
-      return id;
+    {
+      how: 'approved, then cancelled through the market',
+      async reach(ctx) {
+        const id = await approvedOrder(ctx);
+        expectAccepted(await postAction(ctx, id, 'cancel'), id, 'for cancelling an APPROVED order');
+        await statusReached(ctx, id, 'CANCELED');
+        return { id };
+      },
     },
-  },
-];
+  ],
+  PAID: [
+    {
+      how: 'approved, ready and paid by the provider',
+      async reach(ctx) {
+        const id = await approvedOrder(ctx);
+        await ctx.sandbox.ready(id);
+        await statusReached(ctx, id, 'DISBURSING');
+        await ctx.sandbox.paid(id);
+        await statusReached(ctx, id, 'PAID');
+        return { id };
+      },
+    },
+  ],
+};
+
+/** The actions `status` refuses (R-EP-06, R-EP-08, from core's table). */
+const refusedFrom = (status: OrderStatus): OrderAction[] =>
+  ORDER_ACTIONS.filter((action) => !ACTION_ALLOWED_FROM[action].includes(status));
+
+/** "cancel from PENDING, DISBURSING, …; disburse from …": every refused cell of the table. */
+const refusedCells = ORDER_ACTIONS.map(
+  (action) =>
+    `${action} from ${ORDER_STATUSES.filter((status) => !ACTION_ALLOWED_FROM[action].includes(status)).join(', ')}`,
+).join('; ');
 
 export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.actions.state-table',
-    title:
-      'Cancel and disburse of an order in each status that allows neither (PENDING, CANCELING, CANCELED, PAID) are 409 problems that reach nothing at the service',
+    title: `Every action from a status that does not allow it (${refusedCells}) is a 409 problem that reaches nothing at the service`,
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §3, §5',
     rules: ['R-EP-06', 'R-EP-08', 'R-ERR-08'],
     async run(ctx) {
       const wrong: string[] = [];
-      for (const state of REFUSING_STATES) {
-        const id = await state.reach(ctx);
-        for (const action of ['cancel', 'disburse'] as const) {
-          const since = await ctx.sandbox.lastCallId();
-          const exchange = await postAction(ctx, id, action);
-          const reached = (await ctx.sandbox.serviceCalls(since)).filter(
-            (c) =>
-              (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
-              c.path.includes(encodeURIComponent(id)),
-          );
-          const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
-          if (!problem || reached.length > 0)
-            wrong.push(
-              `${action} of a ${state.status} order (${state.how}, ${id}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}; ${reached.length} call(s) at the service`,
-            );
+      for (const status of ORDER_STATUSES) {
+        const actions = refusedFrom(status);
+        if (actions.length === 0) continue;
+        for (const recipe of STATUS_RECIPES[status]) {
+          const { id, cleanUp } = await recipe.reach(ctx);
+          try {
+            for (const action of actions) {
+              const since = await ctx.sandbox.lastCallId();
+              const exchange = await postAction(ctx, id, action);
+              const reached = (await ctx.sandbox.serviceCalls(since)).filter(
+                (c) =>
+                  (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
+                  c.path.includes(encodeURIComponent(id)) &&
+                  // The market's own retries of the disbursement a recipe holds back are not the action.
+                  !(action === 'cancel' && c.operation === 'disburseOrder'),
+              );
+              const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
+              if (!problem || reached.length > 0)
+                wrong.push(
+                  `${action} of a ${status} order (${recipe.how}, ${id}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}; ${reached.length} call(s) at the service`,
+                );
+            }
+          } finally {
+            await cleanUp?.();
+          }
         }
       }
       ensure(wrong.length === 0, {
-        expected:
-          '409 problem+json and no service call for each action the status does not allow (cancel only from APPROVED, R-EP-06; disburse only from APPROVED or DISBURSING, R-EP-08)',
+        expected: `409 problem+json and no service call for each action the status does not allow (cancel only from ${ACTION_ALLOWED_FROM.cancel.join(' or ')}, R-EP-06; disburse only from ${ACTION_ALLOWED_FROM.disburse.join(' or ')}, R-EP-08)`,
         actual: wrong.join('\n    '),
         spec: 'WIRE §5',
       });

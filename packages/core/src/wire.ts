@@ -54,10 +54,13 @@ export { amountCodec } from './models/money.js';
 export { invoiceCodec, orderCreateRequestCodec } from './models/order.js';
 export { orderLineCodec } from './models/order-line.js';
 export {
+  ACTION_ALLOWED_FROM,
   forwardSourcesOf,
   isFinalStatus,
   knownOrderStatus,
   OPEN_ORDER_STATUSES,
+  ORDER_ACTIONS,
+  type OrderAction,
   READINESS_STATUSES,
   type ServiceOrderStatus,
   type TransitionResult,

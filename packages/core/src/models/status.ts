@@ -67,6 +67,20 @@ export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = Object.freeze(
  */
 export const READINESS_STATUSES: readonly OrderStatus[] = Object.freeze(['APPROVED', 'DISBURSING'] as const);
 
+/** The actions the market's own systems ask of an order (WIRE §5, data-sharing mode). */
+export const ORDER_ACTIONS = ['cancel', 'disburse'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/**
+ * The statuses each action starts from (WIRE §5 R-EP-06, R-EP-08); from any other the action is a
+ * 409 `invalid_transition` that reaches nothing at the service. The routes check it and certify's
+ * action checks and races are derived from it.
+ */
+export const ACTION_ALLOWED_FROM: Readonly<Record<OrderAction, readonly OrderStatus[]>> = Object.freeze({
+  cancel: Object.freeze(['APPROVED'] as const),
+  disburse: Object.freeze(['APPROVED', 'DISBURSING'] as const),
+});
+
 /** One direct step of the state machine. */
 export function isDirectTransition(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);

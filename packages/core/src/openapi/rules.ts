@@ -1,4 +1,8 @@
+import { ACTION_ALLOWED_FROM, type OrderAction } from '../models/status.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../signature/message.js';
+
+/** `APPROVED or DISBURSING`: the statuses an action starts from, as the protocol words them. */
+const allowedFrom = (action: OrderAction) => ACTION_ALLOWED_FROM[action].join(' or ');
 
 /**
  * The rules a market enforces that JSON Schema cannot say (sums, agreeing members, parsing beyond a
@@ -14,8 +18,8 @@ export const RULES_BEYOND_SCHEMA: Readonly<Record<string, string>> = {
     'image_url and product_url parse as absolute URLs (WHATWG URL), not only start with http(s)://',
   'R-LINE-07': 'text members and path parameters hold no lone surrogate (only Unicode scalar values)',
   'R-EP-03': 'the same reference_id with different content is refused with 409',
-  'R-EP-06': 'cancel only an APPROVED order (409 otherwise)',
-  'R-EP-08': 'disburse only an APPROVED or DISBURSING order (409 otherwise)',
+  'R-EP-06': `cancel only an ${allowedFrom('cancel')} order (409 otherwise)`,
+  'R-EP-08': `disburse only an ${allowedFrom('disburse')} order (409 otherwise)`,
   'R-EP-10': 'invoice.url parses as an absolute URL (WHATWG URL)',
   'R-EP-13': 'id is the signed-in user’s own (403 otherwise)',
   'R-CLAIM-09':
@@ -42,8 +46,8 @@ export const PROTOCOL_WORDS: Readonly<Record<keyof typeof RULES_BEYOND_SCHEMA, s
   'R-LINE-06': 'image_url and product_url are absolute http(s) URLs',
   'R-LINE-07': 'no text member or path parameter holds NUL, a control character or a lone surrogate',
   'R-EP-03': 'with different content → 409',
-  'R-EP-06': '409 unless APPROVED',
-  'R-EP-08': '409 unless APPROVED or DISBURSING',
+  'R-EP-06': `409 unless ${allowedFrom('cancel')}`,
+  'R-EP-08': `409 unless ${allowedFrom('disburse')}`,
   'R-EP-10': 'url absolute http(s)',
   'R-EP-13': "id must be the authenticated user's own (403 otherwise)",
   'R-CLAIM-09': 'neither is the text of a missing value ("undefined", "null": 400)',

@@ -15,7 +15,13 @@ import {
   orderRecordCodec,
   orderStatusInfoCodec,
 } from '../../models/order.js';
-import { assertStatusIn, knownOrderStatus, type OrderStatus } from '../../models/status.js';
+import {
+  ACTION_ALLOWED_FROM,
+  assertStatusIn,
+  knownOrderStatus,
+  type OrderAction,
+  type OrderStatus,
+} from '../../models/status.js';
 import { idempotencyKeys } from '../../service/idempotency.js';
 import { markPrevalidated } from '../../service/prevalidated.js';
 import type { ServiceOrder } from '../../service/types.js';
@@ -191,7 +197,7 @@ function actOnClaimedOrder(
   ctx: RouteContext,
   id: string,
   allowed: readonly OrderStatus[],
-  action: 'cancel' | 'disburse',
+  action: OrderAction,
   call: (order: StoredOrder) => Promise<ServiceOrder>,
 ): Promise<MarketAnswer> {
   return oneActionAtATime(ctx.deps.store, id, async () => {
@@ -235,7 +241,7 @@ export async function cancelOrder(
   { params: { id } }: InputOf<'cancelOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  return actOnClaimedOrder(ctx, id, ['APPROVED'], 'cancel', (order) =>
+  return actOnClaimedOrder(ctx, id, ACTION_ALLOWED_FROM.cancel, 'cancel', (order) =>
     ctx.deps.service.cancelOrder(order.id, { idempotencyKey: idempotencyKeys.revertOrder(order.id) }),
   );
 }
@@ -244,7 +250,7 @@ export async function disburseOrder(
   { params: { id }, body }: InputOf<'disburseOrder'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  const allowed: readonly OrderStatus[] = ['APPROVED', 'DISBURSING'];
+  const allowed = ACTION_ALLOWED_FROM.disburse;
   const requested = body?.invoice;
   const hook = ctx.deps.hooks.getDisbursementInvoice;
   // The hook is market code that may use the store itself: it runs before the order is locked.
