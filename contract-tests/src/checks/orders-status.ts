@@ -3,9 +3,23 @@ import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';
+import { headerValueNearMisses } from '../support/credentials.js';
 import { createOrder, expectMarketStatus, sampleOrder, statusPath } from '../support/orders.js';
 import { MARKET_ROUTES, routeLabel, routesServed, routeUrl } from '../support/routes.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
+
+/**
+ * The market systems' credentials with one header's value replaced by each of its near misses,
+ * the other headers as they are: `[what, headers]`.
+ */
+function nearMissCredentials(auth: Readonly<Record<string, string>>): [string, Record<string, string>][] {
+  return Object.entries(auth).flatMap(([name, value]) =>
+    headerValueNearMisses(value).map(([what, near]): [string, Record<string, string>] => [
+      `${name}: ${what}`,
+      { ...auth, [name]: near },
+    ]),
+  );
+}
 
 /**
  * Each endpoint the market's own systems call in this mode (the route table's `market-systems`
@@ -103,21 +117,35 @@ export const orderStatusChecks: ContractCheck[] = [
   },
   {
     id: 'auth.systems.wrong-credentials',
-    title: 'Every market-system endpoint refuses a wrong bearer token (401)',
+    title:
+      'Every market-system endpoint refuses a wrong token, however near the right one: changed, shortened, extended, in the other case, a prefix, empty (401)',
     modes: BOTH_MODES,
     spec: 'spec: Authentication',
     rules: ['R-EP-21', 'R-ERR-05'],
     async run(ctx) {
       const order = await createOrder(ctx);
-      const headers = { authorization: `Bearer ${ctx.unique('not-the-market-token')}` };
+      const wrong: [string, Record<string, string>][] = [
+        ['an unknown bearer token', { authorization: `Bearer ${ctx.unique('not-the-market-token')}` }],
+        ...nearMissCredentials(ctx.systemAuth),
+      ];
+      const accepted: string[] = [];
       for (const call of systemCalls(ctx, order.id)) {
-        const exchange = await call.send(headers);
-        expectProblem(exchange, 401, {
-          what: `for ${call.what} with a wrong token`,
-          code: 'unauthenticated',
-          spec: 'spec: Authentication',
-        });
+        for (const [what, headers] of wrong) {
+          const exchange = await call.send(headers);
+          if (exchange.status !== 401) accepted.push(`${call.what} with ${what}: HTTP ${exchange.status}`);
+          else
+            expectProblem(exchange, 401, {
+              what: `for ${call.what} with ${what}`,
+              code: 'unauthenticated',
+              spec: 'spec: Authentication',
+            });
+        }
       }
+      ensure(accepted.length === 0, {
+        expected: 'a 401 problem for every wrong credential (R-EP-21: only valid credentials)',
+        actual: accepted.join('\n    '),
+        spec: 'spec: Authentication',
+      });
       await expectMarketStatus(ctx, order.id, 'PENDING', 'no authenticated call changed it');
     },
   },

@@ -9,6 +9,7 @@ import { isKitError } from '@bnpl-kit/core';
 import { commitmentKeyFor, scopeHash, verifyClaimToken } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { ClaimTokenView } from '../sandbox/driver.js';
+import { tokenNearMisses } from '../support/credentials.js';
 import { pushClaims, pushOwnClaims } from '../support/push-claims.js';
 import { bearer, type SignedInUser, signedIn, signedInAtService } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -60,6 +61,31 @@ export const pushClaimsChecks: ContractCheck[] = [
       expectProblem(wrong, 401, {
         what: 'for push-claims with an unknown session token',
         code: 'unauthenticated',
+      });
+    },
+  },
+  {
+    id: 'push-claims.near-session-tokens',
+    title:
+      "Push-claims with a token near a user's session token (changed, shortened, extended, in the other case, a prefix, empty) is a 401 problem, and nothing is pushed",
+    modes: DATA_SHARING_ONLY,
+    spec: 'spec: Authentication',
+    rules: ['R-ERR-05', 'R-EP-12'],
+    async run(ctx) {
+      const [me] = await signedIn(ctx);
+      const credifyId = await ctx.sandbox.serviceUserId(me!.id);
+      const before = (await ctx.sandbox.claimTokens(credifyId)).length;
+      const accepted: string[] = [];
+      for (const [what, token] of tokenNearMisses(me!.sessionToken)) {
+        const exchange = await pushClaims(ctx, bearer(token), { id: me!.id, credify_id: credifyId });
+        if (exchange.status !== 401) accepted.push(`the session token ${what}: HTTP ${exchange.status}`);
+        else expectProblem(exchange, 401, { what: `for the session token ${what}`, code: 'unauthenticated' });
+      }
+      const after = (await ctx.sandbox.claimTokens(credifyId)).length;
+      ensure(accepted.length === 0 && after === before, {
+        expected: `401 for every token next to user ${me!.id}'s session token, and no claim token at the service`,
+        actual: [...accepted, `${after - before} new claim token(s) at the service`].join('\n    '),
+        spec: 'spec: Authentication',
       });
     },
   },
