@@ -52,6 +52,9 @@ const NOT_THROUGH_PRISM: Record<string, string> = {
   'auth.systems.missing-credentials': 'requests without Authorization: Prism answers 401 itself',
   'errors.problem-details': 'one request without Authorization: Prism answers 401 itself',
   'push-claims.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
+  // An empty token after the scheme ("Bearer") is no credential to Prism either.
+  'auth.systems.wrong-credentials': 'one credential is an empty bearer token: Prism answers 401 itself',
+  'push-claims.near-session-tokens': 'one session token is empty: Prism answers 401 itself',
   'offers.filter.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
   'push-claims.malformed-body': 'one of its bodies is not JSON: Prism never answers it',
 };
