@@ -16,6 +16,7 @@ import { orderCreateChecks } from './orders-create.js';
 import { orderFieldChecks } from './orders-fields.js';
 import { orderStatusChecks } from './orders-status.js';
 import { orderValidationChecks } from './orders-validation.js';
+import { pathParameterChecks } from './path-parameters.js';
 import { pushClaimsChecks } from './push-claims.js';
 import { requestLimitChecks } from './request-limits.js';
 import { serviceFailureChecks } from './service-failures.js';
@@ -35,6 +36,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...orderValidationChecks,
   ...orderFieldChecks,
   ...orderStatusChecks,
+  ...pathParameterChecks,
   ...serviceStatusChecks,
   ...orderActionChecks,
   ...webhookVectorChecks,

@@ -1,0 +1,130 @@
+/**
+ * A path parameter reaches the service as what it is: one segment, whatever characters it holds.
+ * A market that builds the service URL by pasting the ID in (`f"{base}/orders/{id}"`,
+ * `base + "/orders/" + id`) lets `/`, `..`, `?` and `#` choose another resource at the service: a
+ * request for one order acts on another, or on an endpoint the market never meant to call.
+ *
+ * Derived from the route table: every route of the mode with an `:id` parameter, with the
+ * credentials its `auth` asks for, is sent IDs holding each character that means something in a
+ * URL path. The service knows none of them, so the answer is the unknown order's 404 (or a 400
+ * for an ID the market refuses); every service call made meanwhile must name the ID as one whole
+ * segment.
+ */
+import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
+import { ensure, expectStatus } from '../expect.js';
+import type { ServiceCallView } from '../sandbox/driver.js';
+import { pushOwnClaims } from '../support/push-claims.js';
+import {
+  credentialsFor,
+  MARKET_ROUTES,
+  type MarketOperation,
+  routeLabel,
+  routesServed,
+  routeUrl,
+} from '../support/routes.js';
+import { signedInUser } from '../support/users.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+
+/** IDs holding each character with a meaning in a URL path, around a unique stem. */
+export function hostileIds(stem: string): [string, string][] {
+  return [
+    ['a slash and a dot segment', `${stem}/../x`],
+    ['a leading dot segment', `../${stem}`],
+    ['a question mark', `${stem}?x=1`],
+    ['a number sign', `${stem}#x`],
+    ['a percent sign', `${stem}%2Fx`],
+    ['a space', `${stem} x`],
+    ['a semicolon', `${stem};x=1`],
+  ];
+}
+
+/** Whether one segment of the call's path decodes to `id` exactly. */
+function namesAsOneSegment(call: ServiceCallView, id: string): boolean {
+  return call.path.split('/').some((segment) => {
+    try {
+      return decodeURIComponent(segment) === id;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** One route with one ID: what went wrong at the service, or undefined. */
+async function tryRoute(
+  ctx: CheckContext,
+  operation: MarketOperation,
+  what: string,
+  id: string,
+): Promise<string | undefined> {
+  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+  const label = `${routeLabel(operation)} with an ID holding ${what} (${JSON.stringify(id)})`;
+  const since = await ctx.sandbox.lastCallId();
+  const exchange = await ctx.http.send(routeUrl(ctx, operation, { id }), {
+    method: route.method,
+    headers: await credentialsFor(ctx, route.auth),
+    ...(route.method === 'POST' && { json: {} }),
+  });
+  expectStatus(exchange, [400, 404], `for ${label}, which no order has`, 'WIRE §6');
+  const misdirected = (await ctx.sandbox.serviceCalls(since)).filter(
+    (call) => call.operation !== 'token' && !namesAsOneSegment(call, id),
+  );
+  if (misdirected.length === 0) return undefined;
+  return `${label} called the service at ${misdirected.map((c) => `${c.method} ${c.path}`).join(', ')}`;
+}
+
+export const pathParameterChecks: ContractCheck[] = [
+  {
+    id: 'paths.id-one-segment',
+    title:
+      'An order ID holding /, .., ?, #, %, a space or ; is an unknown order (404), and reaches the service as one whole path segment',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-17', 'R-ERR-07'],
+    async run(ctx) {
+      const routes = routesServed(ctx.mode).filter(
+        (operation) => (MARKET_ROUTES[operation] as MarketRouteDefinition).params?.id !== undefined,
+      );
+      const wrong: string[] = [];
+      for (const operation of routes) {
+        for (const [what, id] of hostileIds(ctx.unique('ord'))) {
+          const found = await tryRoute(ctx, operation, what, id);
+          if (found !== undefined) wrong.push(found);
+        }
+      }
+      ensure(wrong.length === 0, {
+        expected: 'every service call for an order to name its ID as one percent-encoded path segment',
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §6',
+      });
+    },
+  },
+  {
+    id: 'paths.credify-id-one-segment',
+    title:
+      'A credify_id a user pushes claims under, holding /, .., ?, #, %, a space or ;, reaches the service as one whole path segment',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-17'],
+    async run(ctx) {
+      // The credify_id comes from the user's browser: the one path parameter a user writes.
+      const user = await signedInUser(ctx);
+      const wrong: string[] = [];
+      for (const [what, credifyId] of hostileIds(ctx.unique('crf'))) {
+        const since = await ctx.sandbox.lastCallId();
+        const exchange = await pushOwnClaims(ctx, user, credifyId);
+        const misdirected = (await ctx.sandbox.serviceCalls(since)).filter(
+          (call) => call.operation !== 'token' && !namesAsOneSegment(call, credifyId),
+        );
+        if (misdirected.length > 0)
+          wrong.push(
+            `push-claims with a credify_id holding ${what} (${JSON.stringify(credifyId)}), answered ${exchange.status}, called the service at ${misdirected.map((c) => `${c.method} ${c.path}`).join(', ')}`,
+          );
+      }
+      ensure(wrong.length === 0, {
+        expected: 'every service call for a credify_id to name it as one percent-encoded path segment',
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §6',
+      });
+    },
+  },
+];
