@@ -8,6 +8,7 @@ import { domainSyntaxChecks } from './domain-syntax.js';
 import { domainValueChecks } from './domain-values.js';
 import { domainWebhookChecks } from './domain-webhook.js';
 import { idempotencyKeyChecks } from './idempotency-keys.js';
+import { methodChecks } from './methods.js';
 import { offerConditionChecks } from './offer-conditions.js';
 import { offerDecisionChecks } from './offer-decisions.js';
 import { offerChecks } from './offers.js';
@@ -37,6 +38,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...orderFieldChecks,
   ...orderStatusChecks,
   ...pathParameterChecks,
+  ...methodChecks,
   ...serviceStatusChecks,
   ...orderActionChecks,
   ...webhookVectorChecks,

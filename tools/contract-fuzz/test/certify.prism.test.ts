@@ -55,6 +55,8 @@ const NOT_THROUGH_PRISM: Record<string, string> = {
   // An empty token after the scheme ("Bearer") is no credential to Prism either.
   'auth.systems.wrong-credentials': 'one credential is an empty bearer token: Prism answers 401 itself',
   'push-claims.near-session-tokens': 'one session token is empty: Prism answers 401 itself',
+  // A method the document does not list for a path is answered by Prism (NO_METHOD_MATCHED_ERROR).
+  'methods.': 'the methods a route does not serve are in no document: Prism answers 405 itself',
   'offers.filter.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
   'push-claims.malformed-body': 'one of its bodies is not JSON: Prism never answers it',
 };
