@@ -10,7 +10,7 @@
  * for an ID the market refuses); every service call made meanwhile must name the ID as one whole
  * segment.
  */
-import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
+import { type MarketRouteDefinition, SERVICE_OPERATIONS, SERVICE_ROUTES } from '@bnpl-kit/core/wire';
 import { ensure, expectStatus } from '../expect.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { pushOwnClaims } from '../support/push-claims.js';
@@ -37,6 +37,17 @@ export function hostileIds(stem: string): [string, string][] {
     ['a semicolon', `${stem};x=1`],
   ];
 }
+
+/**
+ * The calls that must name the ID: those of an operation whose service path has a parameter, and
+ * any call the sandbox could not take for an operation at all (a path the ID bent out of shape).
+ * A call without a parameter (the token, the signing key) is no misdirected one.
+ */
+const PARAMETERISED = new Set<string>(
+  SERVICE_OPERATIONS.filter((op) => SERVICE_ROUTES[op].path.includes('/:')),
+);
+const mustNameId = (call: ServiceCallView) =>
+  PARAMETERISED.has(call.operation) || !(SERVICE_OPERATIONS as readonly string[]).includes(call.operation);
 
 /** Whether one segment of the call's path decodes to `id` exactly. */
 function namesAsOneSegment(call: ServiceCallView, id: string): boolean {
@@ -66,7 +77,7 @@ async function tryRoute(
   });
   expectStatus(exchange, [400, 404], `for ${label}, which no order has`, 'WIRE §6');
   const misdirected = (await ctx.sandbox.serviceCalls(since)).filter(
-    (call) => call.operation !== 'token' && !namesAsOneSegment(call, id),
+    (call) => mustNameId(call) && !namesAsOneSegment(call, id),
   );
   if (misdirected.length === 0) return undefined;
   return `${label} called the service at ${misdirected.map((c) => `${c.method} ${c.path}`).join(', ')}`;
@@ -113,7 +124,7 @@ export const pathParameterChecks: ContractCheck[] = [
         const since = await ctx.sandbox.lastCallId();
         const exchange = await pushOwnClaims(ctx, user, credifyId);
         const misdirected = (await ctx.sandbox.serviceCalls(since)).filter(
-          (call) => call.operation !== 'token' && !namesAsOneSegment(call, credifyId),
+          (call) => mustNameId(call) && !namesAsOneSegment(call, credifyId),
         );
         if (misdirected.length > 0)
           wrong.push(
