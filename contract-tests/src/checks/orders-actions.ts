@@ -7,7 +7,7 @@ import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder, statusReached } from '../support/approvals.js';
-import { createOrder, orderPath, postAction } from '../support/orders.js';
+import { createOrder, marketStatus, orderPath, postAction } from '../support/orders.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { deliver, statusEvent } from '../support/webhooks.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -49,16 +49,21 @@ function pendingOrderRefused(
   };
 }
 
-/** An order the market holds in a status from which neither action is allowed, and how it got there. */
+/**
+ * An order the market holds in a status of WIRE §3, how it got there, and the one action the status
+ * allows, if any (R-EP-06: cancel only from APPROVED; R-EP-08: disburse from APPROVED or DISBURSING).
+ */
 interface RefusingState {
   status: string;
   how: string;
+  allows?: OrderAction;
   reach(ctx: CheckContext): Promise<string>;
 }
 
 /**
- * Every status of WIRE §3 from which R-EP-06 and R-EP-08 refuse both actions, each reached the way a
- * real order reaches it (CANCELING as the provider's status update, the service cannot hold it).
+ * Every status of WIRE §3 but APPROVED (which allows both actions, other checks' ground): those from
+ * which R-EP-06 and R-EP-08 refuse both, and DISBURSING, which allows disburse only; each reached the
+ * way a real order reaches it (CANCELING as the provider's status update, the service cannot hold it).
  */
 const REFUSING_STATES: readonly RefusingState[] = [
   { status: 'PENDING', how: 'a new order', reach: async (ctx) => (await createOrder(ctx)).id },
@@ -95,6 +100,35 @@ const REFUSING_STATES: readonly RefusingState[] = [
     },
   },
   {
+    // The one status that allows one action and not the other: a market that reads "cancel until the
+    // money moved" or "DISBURSING means already disbursed" fails one of the two.
+    status: 'DISBURSING',
+    how: 'approved and ready, every disbursement failing at the service',
+    allows: 'disburse',
+    async reach(ctx) {
+      const id = await approvedOrder(ctx);
+      // A market that disburses on readiness would be PAID at once: the service fails its
+      // disbursements until the state is done (cleared after it), so the order stays DISBURSING.
+      await ctx.sandbox.injectFault({
+        operation: 'disburseOrder',
+        action: 'error',
+        status: 503,
+        times: 1000,
+      });
+      await ctx.sandbox.ready(id);
+      // Read through the status endpoint, which reconciles with the service (R-EP-05): the market
+      // may answer the readiness webhook with an error while its disbursement fails.
+      await pollUntil(
+        async () => ((await marketStatus(ctx, id)).status === 'DISBURSING' ? true : undefined),
+        {
+          timeoutMs: MARKET_EFFECT_WAIT_MS,
+          what: `the market to report ${id} DISBURSING after the provider's readiness`,
+        },
+      );
+      return id;
+    },
+  },
+  {
     status: 'CANCELING',
     how: "approved, then the provider's CANCELING update",
     async reach(ctx) {
@@ -105,36 +139,56 @@ const REFUSING_STATES: readonly RefusingState[] = [
   },
 ];
 
+/** Both actions on an order in `state`: the refused ones first (the allowed one may move it on). */
+async function actOnState(ctx: CheckContext, state: RefusingState, wrong: string[]): Promise<void> {
+  const id = await state.reach(ctx);
+  // The refused action first: the allowed one may move the order on.
+  const actions = (['cancel', 'disburse'] as const).filter((a) => a !== state.allows);
+  for (const action of actions) {
+    const since = await ctx.sandbox.lastCallId();
+    const exchange = await postAction(ctx, id, action);
+    const reached = (await ctx.sandbox.serviceCalls(since)).filter(
+      (c) =>
+        (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
+        c.path.includes(encodeURIComponent(id)),
+    );
+    const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
+    if (!problem || reached.length > 0)
+      wrong.push(
+        `${action} of a ${state.status} order (${state.how}, ${id}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}; ${reached.length} call(s) at the service`,
+      );
+  }
+  if (state.allows !== undefined) {
+    // Allowed: whatever the service's failure makes of it, not the market's 409 refusal.
+    const exchange = await postAction(ctx, id, state.allows);
+    if (exchange.status === 409)
+      wrong.push(
+        `${state.allows} of a ${state.status} order (${state.how}, ${id}): HTTP 409 ${exchange.text.slice(0, 160)}, though ${state.status} allows it`,
+      );
+  }
+}
+
 export const orderActionChecks: ContractCheck[] = [
   {
     id: 'orders.actions.state-table',
     title:
-      'Cancel and disburse of an order in each status that allows neither (PENDING, CANCELING, CANCELED, PAID) are 409 problems that reach nothing at the service',
+      'Cancel and disburse of an order in each status that allows neither (PENDING, CANCELING, CANCELED, PAID), and cancel of a DISBURSING one, are 409 problems that reach nothing at the service; disburse of a DISBURSING one is no 409',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §3, §5',
     rules: ['R-EP-06', 'R-EP-08', 'R-ERR-08'],
     async run(ctx) {
       const wrong: string[] = [];
       for (const state of REFUSING_STATES) {
-        const id = await state.reach(ctx);
-        for (const action of ['cancel', 'disburse'] as const) {
-          const since = await ctx.sandbox.lastCallId();
-          const exchange = await postAction(ctx, id, action);
-          const reached = (await ctx.sandbox.serviceCalls(since)).filter(
-            (c) =>
-              (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
-              c.path.includes(encodeURIComponent(id)),
-          );
-          const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
-          if (!problem || reached.length > 0)
-            wrong.push(
-              `${action} of a ${state.status} order (${state.how}, ${id}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}; ${reached.length} call(s) at the service`,
-            );
+        try {
+          await actOnState(ctx, state, wrong);
+        } finally {
+          // The faults a state was reached with (DISBURSING's failing disbursements).
+          await ctx.sandbox.clearFaults();
         }
       }
       ensure(wrong.length === 0, {
         expected:
-          '409 problem+json and no service call for each action the status does not allow (cancel only from APPROVED, R-EP-06; disburse only from APPROVED or DISBURSING, R-EP-08)',
+          '409 problem+json and no service call for each action the status does not allow (cancel only from APPROVED, R-EP-06; disburse only from APPROVED or DISBURSING, R-EP-08), and no 409 for disbursing a DISBURSING order',
         actual: wrong.join('\n    '),
         spec: 'WIRE §5',
       });

@@ -229,7 +229,7 @@ export const orderCreateChecks: ContractCheck[] = [
     title: 'A valid order is created: 201 with id, totalAmount, reference_id and status',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
-    rules: ['R-EP-01', 'R-EP-20', 'R-SVC-01', 'R-SVC-08', 'R-SVC-09'],
+    rules: ['R-EP-01', 'R-EP-19', 'R-EP-20', 'R-SVC-01', 'R-SVC-08', 'R-SVC-09'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const { id, record, exchange } = await createOrder(ctx, request);
@@ -242,6 +242,14 @@ export const orderCreateChecks: ContractCheck[] = [
         spec: 'spec: Order record',
       });
       ensure(record.reference_id === request.reference_id, { expected: '"reference_id" echoed', exchange });
+      // R-EP-19: service_status only beside a service status outside the six (a new order's is PENDING).
+      ensure(!('service_status' in record), {
+        expected:
+          'no "service_status" for a new order: the service answered PENDING, one of the six (R-EP-19)',
+        actual: `service_status ${JSON.stringify(record.service_status)}`,
+        exchange,
+        spec: 'WIRE §5, §6',
+      });
       ensure(record.status === 'PENDING', {
         expected: `"status": "PENDING" for a new order (one of ${ORDER_STATUSES.join(', ')})`,
         exchange,
