@@ -147,10 +147,12 @@ async function actOnState(ctx: CheckContext, state: RefusingState, wrong: string
   for (const action of actions) {
     const since = await ctx.sandbox.lastCallId();
     const exchange = await postAction(ctx, id, action);
+    // A status that allows disbursing (DISBURSING) may see the market's own disbursement on
+    // readiness, retried with the service's webhook while the service fails it: not the refused
+    // action's call. Every other status allows neither, so any call is one the refusal made.
+    const operations = state.allows === 'disburse' ? ['revertOrder'] : ['revertOrder', 'disburseOrder'];
     const reached = (await ctx.sandbox.serviceCalls(since)).filter(
-      (c) =>
-        (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
-        c.path.includes(encodeURIComponent(id)),
+      (c) => operations.includes(c.operation) && c.path.includes(encodeURIComponent(id)),
     );
     const problem = exchange.status === 409 && exchange.mediaType() === 'application/problem+json';
     if (!problem || reached.length > 0)
