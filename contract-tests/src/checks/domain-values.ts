@@ -91,9 +91,10 @@ function leniently(value: unknown): bigint | undefined {
 /**
  * R-LINE-05 and R-ORDER-01 (subtotal = quantity × unit price, total = Σ subtotals): a case that
  * sets a quantity or an amount gets the other amounts a lenient market would compute, so the case
- * breaks (or keeps) its own rule only, and a market that misreads the value accepts it.
+ * breaks (or keeps) its own rule only, and a market that misreads the value accepts it. (Also the
+ * idempotency-conflict check's: its other contents stay valid orders.)
  */
-function balanceOrder(body: unknown, c: DomainCase): void {
+export function balanceOrder(body: unknown, c: DomainCase): void {
   if (!isObject(body) || !Array.isArray(body.order_lines)) return;
   const where = wirePath(c.path);
   const set = new Set(c.set.map(([p]) => wirePath(p)));

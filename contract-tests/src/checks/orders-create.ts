@@ -2,15 +2,20 @@
 import { ORDER_STATUSES } from '@bnpl-kit/core';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import { statusReached } from '../support/approvals.js';
+import { canonicalJson } from '../support/canonical-json.js';
 import {
-  createOrder,
-  type OrderRequest,
-  postOrder,
-  sampleOrder,
-  sampleOrderOfQuantity,
-} from '../support/orders.js';
-import { routeUrl } from '../support/routes.js';
+  applyCase,
+  type DomainCase,
+  domainCases,
+  getAt,
+  requestSchema,
+  type WirePath,
+  wirePath,
+} from '../support/domain-cases.js';
+import { createOrder, type OrderRequest, postOrder, sampleOrder } from '../support/orders.js';
+import { MARKET_ROUTES, routeUrl } from '../support/routes.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
+import { balanceOrder } from './domain-values.js';
 
 /** A create request the market cannot read as an order: refused before any validation (WIRE §2). */
 interface UnreadableBody {
@@ -89,46 +94,119 @@ function sameContentTexts(request: OrderRequest): [string, string][] {
     ['with the keys of every nested object in another order', JSON.stringify(keysReversed(request))],
     ['pretty-printed', JSON.stringify(request, null, 2)],
     ['with every non-ASCII character escaped as \\uXXXX', asciiEscaped(request)],
+    // JSON allows "\/" for "/"; PHP's json_encode writes every slash so (the URLs' ones here).
+    [
+      'with every "/" escaped as "\\/" (PHP\'s json_encode default)',
+      JSON.stringify(request).replaceAll('/', '\\/'),
+    ],
   ];
 }
 
-/** The request with one member of its content changed (still a valid order): [what, body]. */
-function otherContents(request: OrderRequest): [string, OrderRequest][] {
-  const line = request.order_lines[0]!;
-  const changed = (what: string, change: (order: OrderRequest) => void): [string, OrderRequest] => {
-    const order = structuredClone(request);
-    change(order);
-    return [what, order];
-  };
-  return [
-    ['the quantity and amounts', sampleOrderOfQuantity(request.reference_id, line.quantity + 1)],
-    changed('a line name', (o) => {
-      o.order_lines[0]!.name = `${String(line.name)} (2)`;
-    }),
-    changed("a line's reference_id", (o) => {
-      o.order_lines[0]!.reference_id = `${String(line.reference_id)}-2`;
-    }),
-    changed('the image_url', (o) => {
-      o.order_lines[0]!.image_url = `${String(line.image_url)}?v=2`;
-    }),
-    changed('the product_url', (o) => {
-      o.order_lines[0]!.product_url = `${String(line.product_url)}?v=2`;
-    }),
-    changed('the lines split in two, the same total', (o) => {
-      const unit = BigInt(line.unit_price.value);
-      const first = { ...structuredClone(line), quantity: 1, subtotal: { ...line.unit_price } };
-      const rest = BigInt(line.quantity) - 1n;
-      // A one-piece line cannot be split: the "changed" order would be the same content.
-      if (rest < 1n) throw new Error(`the fixture's first line needs a quantity of 2 or more to split`);
-      const second = {
-        ...structuredClone(line),
-        reference_id: `${String(line.reference_id)}-b`,
-        quantity: Number(rest),
-        subtotal: { ...line.unit_price, value: String(unit * rest) },
-      };
-      o.order_lines = [first, second, ...o.order_lines.slice(1)];
-    }),
+/** A JSON Schema node, as the OpenAPI document states it. */
+type Schema = Record<string, unknown>;
+
+/** The schema of the member at `path` (through `properties` and array `items`), if the document defines it. */
+function schemaAt(schema: Schema, path: WirePath): Schema | undefined {
+  let node: Schema | undefined = schema;
+  for (const key of path) {
+    if (node === undefined) return undefined;
+    node =
+      typeof key === 'number'
+        ? (node.items as Schema | undefined)
+        : ((node.properties as Record<string, Schema> | undefined)?.[key] ?? undefined);
+  }
+  return node;
+}
+
+/** Whether `text` is in a string member's documented domain: every pattern (its own, its allOf's), the length, the format. */
+function holdsText(node: Schema, text: string): boolean {
+  const patterns = [node, ...((node.allOf as Schema[] | undefined) ?? [])]
+    .map((n) => n.pattern)
+    .filter((p): p is string => typeof p === 'string');
+  const { minLength, maxLength } = node as { minLength?: number; maxLength?: number };
+  return (
+    patterns.every((p) => new RegExp(p, 'u').test(text)) &&
+    text.length >= (minLength ?? 0) &&
+    (maxLength === undefined || text.length <= maxLength) &&
+    (node.format !== 'uri' || (URL.canParse(text) && !/\s/.test(text)))
+  );
+}
+
+/**
+ * Texts that a lenient comparison holds as the one sent, each another valid value of its member: in
+ * upper case (a case-insensitive collation, MySQL's default) and with a trailing space (a PAD SPACE
+ * column, or a market that strips its input before comparing). Every string member the body has
+ * and whose domain admits them (not an enum's value, not a digit string).
+ */
+function lenientlyEqualTexts(schema: Schema, base: unknown, path: WirePath = []): DomainCase[] {
+  const value = getAt(base, path);
+  const node = schemaAt(schema, path);
+  if (node === undefined) return [];
+  if (Array.isArray(value)) return value.length === 0 ? [] : lenientlyEqualTexts(schema, base, [...path, 0]);
+  if (isObject(value))
+    return Object.keys(value).flatMap((key) => lenientlyEqualTexts(schema, base, [...path, key]));
+  if (typeof value !== 'string' || Array.isArray(node.enum)) return [];
+  const texts: [string, string][] = [
+    [value.toUpperCase(), 'in upper case'],
+    [`${value} `, 'with a trailing space'],
   ];
+  return texts
+    .filter(([text]) => text !== value && holdsText(node, text))
+    .map(([text, why]) => ({
+      label: `${wirePath(path)} = ${JSON.stringify(text)} (${why})`,
+      kind: 'pattern' as const,
+      path,
+      set: [[path, text]] as const,
+      valid: true,
+    }));
+}
+
+/**
+ * The request with one member of its content changed, each body still a valid, consistent order:
+ * [what, body]. Derived from the create body's schema in the OpenAPI document (R-EP-03 holds for
+ * every member the document defines, so a member added later is varied without a change here):
+ * every valid value support/domain-cases.ts finds for a member (its bounds, its formats' other
+ * forms, amounts past a machine integer), the texts a lenient comparison would take for the sent
+ * ones, the amounts re-balanced as domain-values does (R-LINE-05, R-ORDER-01). The order's own
+ * reference_id is the key, not content: its cases are left out. A member whose domain holds one
+ * value (`measment_unit`, the currency) has no other valid content; test/order-content.test.ts
+ * fails when any other member goes unvaried.
+ */
+export function conflictContents(request: OrderRequest): [string, OrderRequest][] {
+  const schema = requestSchema(MARKET_ROUTES.createOrder.modes.at(-1)!, 'createOrder');
+  if (schema === undefined) throw new Error('the market document defines no createOrder body');
+  const cases = [
+    ...domainCases(schema, request).filter((c) => c.valid),
+    ...lenientlyEqualTexts(schema, request),
+  ].filter((c) => !(c.path.length === 1 && c.path[0] === 'reference_id'));
+  const same = canonicalJson(request);
+  const out: [string, OrderRequest][] = [];
+  for (const c of cases) {
+    const body = applyCase(request, c) as OrderRequest;
+    balanceOrder(body, c);
+    // A change the balancing undid is the same content: a replay, not a conflict.
+    if (canonicalJson(body) !== same) out.push([c.label, body]);
+  }
+  return [...out, splitLines(request)];
+}
+
+/** The first line split in two, the same goods and the same total: other lines, so other content. */
+function splitLines(request: OrderRequest): [string, OrderRequest] {
+  const line = request.order_lines[0]!;
+  const unit = BigInt(line.unit_price.value);
+  const first = { ...structuredClone(line), quantity: 1, subtotal: { ...line.unit_price } };
+  const rest = BigInt(line.quantity) - 1n;
+  // A one-piece line cannot be split: the "changed" order would be the same content.
+  if (rest < 1n) throw new Error(`the fixture's first line needs a quantity of 2 or more to split`);
+  const second = {
+    ...structuredClone(line),
+    reference_id: `${String(line.reference_id)}-b`,
+    quantity: Number(rest),
+    subtotal: { ...line.unit_price, value: String(unit * rest) },
+  };
+  const order = structuredClone(request);
+  order.order_lines = [first, second, ...order.order_lines.slice(1)];
+  return ['the lines split in two, the same total', order];
 }
 
 /**
@@ -151,7 +229,7 @@ export const orderCreateChecks: ContractCheck[] = [
     title: 'A valid order is created: 201 with id, totalAmount, reference_id and status',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
-    rules: ['R-EP-01', 'R-EP-20', 'R-SVC-01', 'R-SVC-08', 'R-SVC-09'],
+    rules: ['R-EP-01', 'R-EP-19', 'R-EP-20', 'R-SVC-01', 'R-SVC-08', 'R-SVC-09'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const { id, record, exchange } = await createOrder(ctx, request);
@@ -164,6 +242,14 @@ export const orderCreateChecks: ContractCheck[] = [
         spec: 'spec: Order record',
       });
       ensure(record.reference_id === request.reference_id, { expected: '"reference_id" echoed', exchange });
+      // R-EP-19: service_status only beside a service status outside the six (a new order's is PENDING).
+      ensure(!('service_status' in record), {
+        expected:
+          'no "service_status" for a new order: the service answered PENDING, one of the six (R-EP-19)',
+        actual: `service_status ${JSON.stringify(record.service_status)}`,
+        exchange,
+        spec: 'WIRE §5, §6',
+      });
       ensure(record.status === 'PENDING', {
         expected: `"status": "PENDING" for a new order (one of ${ORDER_STATUSES.join(', ')})`,
         exchange,
@@ -238,7 +324,7 @@ export const orderCreateChecks: ContractCheck[] = [
       const request = sampleOrder(ctx.unique('ref'));
       await createOrder(ctx, request);
       // Every member of the content counts, not only the amounts: each change alone, the body valid.
-      for (const [what, changed] of otherContents(request)) {
+      for (const [what, changed] of conflictContents(request)) {
         const exchange = await postOrder(ctx, changed);
         expectProblem(exchange, 409, {
           what: `for a reused reference_id with other content (${what})`,

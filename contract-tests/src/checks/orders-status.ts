@@ -2,7 +2,7 @@
 import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import { approvedAtService } from '../support/approvals.js';
+import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
 import { headerValueNearMisses } from '../support/credentials.js';
 import { createOrder, expectMarketStatus, sampleOrder, statusPath } from '../support/orders.js';
 import { MARKET_ROUTES, routeLabel, routesServed, routeUrl } from '../support/routes.js';
@@ -49,7 +49,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'The status endpoint answers id, reference_id, status, total_amount and updated_at',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
-    rules: ['R-EP-04', 'R-STATE-01', 'R-EP-20'],
+    rules: ['R-EP-04', 'R-STATE-01', 'R-EP-19', 'R-EP-20'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
@@ -65,9 +65,11 @@ export const orderStatusChecks: ContractCheck[] = [
         total.value === sent.value &&
         total.currency === sent.currency &&
         typeof body.updated_at === 'string' &&
-        !Number.isNaN(Date.parse(body.updated_at));
+        !Number.isNaN(Date.parse(body.updated_at)) &&
+        // R-EP-19: service_status only beside a service status outside the six (PENDING is one).
+        !('service_status' in body);
       ensure(fields, {
-        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "${sent.value}", currency: "${sent.currency}" }, updated_at: <ISO 8601> }`,
+        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "${sent.value}", currency: "${sent.currency}" }, updated_at: <ISO 8601> } (no service_status: the service's PENDING is one of the six, R-EP-19)`,
         exchange,
       });
     },
@@ -81,6 +83,24 @@ export const orderStatusChecks: ContractCheck[] = [
     async run(ctx) {
       const { order } = await approvedAtService(ctx);
       await expectMarketStatus(ctx, order.id, 'APPROVED', 'the provider approved it');
+    },
+  },
+  {
+    id: 'orders.status.reconciled',
+    title:
+      'An order the provider approved whose webhook never came is reported APPROVED: the record reconciled with the service on read',
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-EP-05'],
+    async run(ctx) {
+      // APPROVED at the service, its webhook dropped: only the read itself can bring the record up.
+      const order = await approvedUnannounced(ctx);
+      await expectMarketStatus(
+        ctx,
+        order.id,
+        'APPROVED',
+        'the service holds it APPROVED; its webhook was not delivered, and the record is never behind the service (R-EP-05)',
+      );
     },
   },
   {

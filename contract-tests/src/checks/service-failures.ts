@@ -95,10 +95,11 @@ export const serviceFailureChecks: ContractCheck[] = [
   createFailure('timeout', { action: 'timeout', times: EVERY_ATTEMPT }, 'never answers', 30_000),
   {
     id: 'service-failure.status.error',
-    title: 'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem',
+    title:
+      'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem; for an order it does not hold, a 404 or 502/503/504 problem',
     modes: BOTH_MODES,
     spec: 'WIRE §2',
-    rules: ['R-ERR-11'],
+    rules: ['R-ERR-11', 'R-ERR-07'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await withFault(
@@ -116,6 +117,22 @@ export const serviceFailureChecks: ContractCheck[] = [
       } else {
         expectUpstreamProblem(exchange, 'answers 500 to every status request');
       }
+      // An order the market does not hold, while the service fails: it has no record to fall back
+      // on. Unknown to it (404) or the service's failure (502/503/504), never a 500 of its own.
+      const unknown = await withFault(
+        ctx,
+        { operation: 'getOrder', action: 'error', status: 500, times: 5 },
+        () => ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), { headers: { ...ctx.systemAuth } }),
+      );
+      if (unknown.status === 404)
+        expectProblem(unknown, 404, {
+          what: 'for an order the market does not hold, while the service fails',
+        });
+      else
+        expectUpstreamProblem(
+          unknown,
+          'answers 500 to every status request (for an order the market does not hold)',
+        );
     },
   },
   ...(['cancel', 'disburse'] as const).map(
