@@ -4,8 +4,9 @@ import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from 
 import type { HttpExchange } from '../http.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
 import { headerValueNearMisses } from '../support/credentials.js';
-import { createOrder, expectMarketStatus, sampleOrder, statusPath } from '../support/orders.js';
+import { createOrder, expectMarketStatus, marketStatus, sampleOrder, statusPath } from '../support/orders.js';
 import { MARKET_ROUTES, routeLabel, routesServed, routeUrl } from '../support/routes.js';
+import { deliver, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
 /**
@@ -19,6 +20,25 @@ function nearMissCredentials(auth: Readonly<Record<string, string>>): [string, R
       { ...auth, [name]: near },
     ]),
   );
+}
+
+/** The record's `updated_at`, as sent and as a time. */
+async function updatedAtRead(ctx: CheckContext, id: string) {
+  const { exchange } = await marketStatus(ctx, id);
+  const body = expectJsonObject(exchange, 'for the order status');
+  const text = String(body.updated_at);
+  return { text, time: Date.parse(text), exchange };
+}
+
+/** `updatedAtRead`, which must be a date-time (R-EP-04). */
+async function updatedAt(ctx: CheckContext, id: string, when: string) {
+  const read = await updatedAtRead(ctx, id);
+  ensure(!Number.isNaN(read.time), {
+    expected: `an RFC 3339 "updated_at" ${when}`,
+    exchange: read.exchange,
+    spec: 'WIRE §5',
+  });
+  return read;
 }
 
 /**
@@ -101,6 +121,42 @@ export const orderStatusChecks: ContractCheck[] = [
         'APPROVED',
         'the service holds it APPROVED; its webhook was not delivered, and the record is never behind the service (R-EP-05)',
       );
+    },
+  },
+  {
+    id: 'orders.status.updated-at',
+    title:
+      'updated_at is when the status last changed: reads and updates that change nothing leave it, a forward move does not put it back',
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-EP-24', 'R-STATE-03'],
+    async run(ctx) {
+      const order = await createOrder(ctx);
+      // Moved by certify's own webhook: the service holds the order PENDING, so a read reconciles nothing.
+      await deliver(ctx, statusEvent(order.id, 'APPROVED'), `APPROVED for the PENDING order ${order.id}`);
+      const moved = await updatedAt(ctx, order.id, 'after the APPROVED update');
+      // Between the reads: a repeated status and a backward one, each acknowledged and changing nothing.
+      for (const status of ['APPROVED', 'PENDING'] as const)
+        await deliver(
+          ctx,
+          statusEvent(order.id, status),
+          `${status} for the APPROVED order ${order.id} (no move)`,
+        );
+      const { text: again, exchange } = await updatedAtRead(ctx, order.id);
+      ensure(again === moved.text, {
+        expected: `updated_at ${moved.text}, as after the APPROVED update: two reads and two updates that changed nothing came since (R-EP-24)`,
+        actual: `updated_at ${again}`,
+        exchange,
+        spec: 'WIRE §5',
+      });
+      await deliver(ctx, statusEvent(order.id, 'CANCELED'), `CANCELED for the APPROVED order ${order.id}`);
+      const canceled = await updatedAt(ctx, order.id, 'after the CANCELED update');
+      ensure(canceled.time >= moved.time, {
+        expected: `updated_at at or after ${moved.text} once the order moved on to CANCELED`,
+        actual: `updated_at ${canceled.text}`,
+        exchange: canceled.exchange,
+        spec: 'WIRE §5',
+      });
     },
   },
   {
