@@ -5,7 +5,7 @@
  * on it without a lock passes every sequential check and fails these.
  */
 import type { OrderStatus } from '@bnpl-kit/core';
-import { ACTION_ALLOWED_FROM, ORDER_ACTIONS, type OrderAction } from '@bnpl-kit/core/wire';
+import { ACTION_ALLOWED_FROM, ORDER_ACTIONS, type OrderAction, scopeHash } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
@@ -17,7 +17,9 @@ import {
   sampleOrder,
   sampleOrderOfQuantity,
 } from '../support/orders.js';
+import { pushOwnClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
+import { signedInAtService } from '../support/users.js';
 import { sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -246,6 +248,50 @@ export const concurrencyChecks: ContractCheck[] = [
     },
   },
   ...exclusiveActionPairs().map(actionRace),
+  {
+    id: 'concurrency.push-claims',
+    title: `${RACERS} pushes of one user's claims at once: what the market keeps is what the service holds, scope by scope`,
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-CLAIM-04', 'R-CLAIM-07'],
+    async run(ctx) {
+      const { user, credifyId } = await signedInAtService(ctx);
+      const answers = await Promise.all(
+        Array.from({ length: RACERS }, () => pushOwnClaims(ctx, user, credifyId)),
+      );
+      ensure(
+        answers.some((a) => a.status === 200),
+        {
+          expected: `at least one of ${RACERS} concurrent pushes of ${user.id}'s own claims to be accepted (200)`,
+          actual: `statuses ${statuses(answers)}`,
+          exchange: answers[0],
+          spec: 'WIRE §5',
+        },
+      );
+      const stored = await ctx.storedClaims(user);
+      if (stored === undefined)
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no stored claims, so what it kept could not be compared with what the service holds',
+        );
+      // The service keeps the last token per scope; the provider checks the market's claims against
+      // it. Commitments from one push and tokens from another fail that check for the user.
+      const mismatched: string[] = [];
+      for (const token of await ctx.sandbox.claimTokens(credifyId)) {
+        const scope = stored[token.scopeName];
+        const hash = scope === undefined ? undefined : await scopeHash(scope);
+        if (hash !== token.scopeHash)
+          mismatched.push(
+            `${token.scopeName}: the service holds scope_hash ${token.scopeHash}, the stored claims hash to ${hash ?? '(no such scope stored)'}`,
+          );
+      }
+      ensure(mismatched.length === 0, {
+        expected: `the claims and commitments the market keeps for ${user.id} to hash to the scope hashes of the tokens the service holds after ${RACERS} concurrent pushes (one push's commitments with another's tokens fail the provider's check)`,
+        actual: mismatched.join('\n    '),
+        spec: 'WIRE §7',
+      });
+    },
+  },
   {
     id: 'concurrency.duplicate-deliveries',
     title: `One readiness event delivered ${RACERS} times at once is acknowledged each time and has one effect: at most one payment, under one Idempotency-Key`,

@@ -266,3 +266,47 @@ describe('POST /v1/offers/filter', () => {
     expect(malformed.status).toBe(400);
   });
 });
+
+describe('POST /v1/push-claims, twice at once for one user', () => {
+  /** The event loop's turns, not time: long enough for a second push to reach the service if nothing holds it. */
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('keeps the commitments of the tokens the service got last (one push per user at a time)', async () => {
+    const upserted: Record<string, string>[] = [];
+    const t = await makeMarket({
+      hooks: {
+        async upsertCommitments(input) {
+          upserted.push(input.commitments);
+        },
+      },
+    });
+    const received: string[][] = [];
+    let secondArrived: () => void = () => {};
+    const second = new Promise<void>((resolve) => {
+      secondArrived = resolve;
+    });
+    const pushTokens = t.service.pushClaimTokens.bind(t.service);
+    t.service.pushClaimTokens = async (credifyId, tokens, ...rest) => {
+      received.push(tokens);
+      // The first push's answer is slow: without a claim per user the second overtakes it.
+      if (received.length === 1) await Promise.race([second, turns(50)]);
+      else secondArrived();
+      return pushTokens(credifyId, tokens, ...rest);
+    };
+    const answers = await Promise.all([
+      call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: 'cred-1' })),
+      call(t.market, '/v1/push-claims', push({ id: 'u1', credify_id: 'cred-1' })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const held = received
+      .at(-1)!
+      .map((token) => decodeJwt(token))
+      .find((p) => p.scope_name === 'phone')!;
+    const kept = upserted.at(-1)!;
+    expect(await scopeHash({ phone_number: '+84901234567', phone_commitment: kept.phone! })).toBe(
+      held.scope_hash,
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { identifierText } from '../../models/text.js';
 import { field, wireObject } from '../../models/wire.js';
 import type { MarketAnswer } from '../answer.js';
 import { callHook, HookFailure, json, type RouteContext } from '../context.js';
+import { oneActionAtATime } from '../order-claims.js';
 import type { InputOf } from '../route-input.js';
 
 // Both IDs are stored, and credify_id goes into the service's URL and an Idempotency-Key.
@@ -35,10 +36,17 @@ export async function pushClaims(
   { principal, body: { id: localId, credifyId } }: InputOf<'pushClaims'>,
   ctx: RouteContext,
 ): Promise<MarketAnswer> {
-  const { hooks, config, service } = ctx.deps;
   if (principal.id !== localId) {
     throw new KitError('forbidden', 'Claims can only be pushed for the signed-in user’s own ID');
   }
+  // One push per user at a time (order-claims.ts): two pushes at once would otherwise reach the
+  // service in one order and store their commitments in the other, and the provider's check of the
+  // user's claims against the token it holds would fail (R-CLAIM-04).
+  return oneActionAtATime(ctx.deps.store, `user:${localId}`, () => pushFor(localId, credifyId, ctx));
+}
+
+async function pushFor(localId: string, credifyId: string, ctx: RouteContext): Promise<MarketAnswer> {
+  const { hooks, config, service } = ctx.deps;
   const hc = ctx.hookContext;
   const loaded = await callHook(ctx, 'fetchUserClaimObject', () =>
     hooks.fetchUserClaimObject!({ localId, credifyId, scopes: [], includeCommitments: false }, hc),

@@ -200,7 +200,7 @@ function actOnClaimedOrder(
   action: OrderAction,
   call: (order: StoredOrder) => Promise<ServiceOrder>,
 ): Promise<MarketAnswer> {
-  return oneActionAtATime(ctx.deps.store, id, async () => {
+  return oneActionAtATime(ctx.deps.store, `order:${id}`, async () => {
     const order = await loadOrder(ctx, id, allowed, action);
     const remote = await call(order);
     return actionResult(ctx, order, await reconcile(ctx, remote, action), remote);
