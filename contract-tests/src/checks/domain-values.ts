@@ -16,6 +16,7 @@ import {
   domainCases,
   getAt,
   pooled,
+  requestRules,
   requestSchema,
   setAt,
   type WirePath,
@@ -413,10 +414,11 @@ function rounds(cases: readonly DomainCase[]): DomainCase[] {
 function endpointChecks(endpoint: BodyEndpoint): ContractCheck[] {
   const route = MARKET_ROUTES[endpoint.operation];
   // Every mode's document states the same body; the widest mode serving the route derives it.
-  const schema: JsonSchema | undefined = requestSchema(route.modes.at(-1)!, endpoint.operation);
+  const mode = route.modes.at(-1)!;
+  const schema: JsonSchema | undefined = requestSchema(mode, endpoint.operation);
   if (schema === undefined) return [];
   const byRule = new Map<string, DomainCase[]>();
-  for (const c of domainCases(schema, endpoint.fixture)) {
+  for (const c of domainCases(schema, endpoint.fixture, { rules: requestRules(mode, endpoint.operation) })) {
     const rule = endpoint.ruleOf(c);
     byRule.set(rule, [...(byRule.get(rule) ?? []), c]);
   }
