@@ -150,6 +150,19 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
     expect(disagree).toEqual([]);
   });
 
+  it('each member the document leaves optional, left out, is a valid case (the invoice, its url and issued_at)', () => {
+    const cases = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE });
+    const left = cases
+      .filter((c) => c.set.some(([, v]) => v === ABSENT))
+      .map((c) => [c.path.join('.'), c.valid]);
+    expect(left).toEqual([
+      ['invoice', true],
+      ['invoice.number', false],
+      ['invoice.url', true],
+      ['invoice.issued_at', true],
+    ]);
+  });
+
   it('every character at the edges of the ranges a text pattern forbids, and a lone surrogate where R-LINE-07 is listed', () => {
     const base = wireOrder({ reference_id: 'fixture' });
     const labels = domainCases(requestSchema('basic', 'createOrder')!, base, {

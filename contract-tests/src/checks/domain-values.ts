@@ -391,24 +391,34 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
     });
 }
 
-/** The valid cases in rounds: round i sets the i-th valid value of every field at once. */
+/** Whether two wire paths are one, or one lies inside the other (`invoice` and `invoice.url`). */
+function overlapping(a: string, b: string): boolean {
+  const inside = (x: string, y: string) => x.startsWith(`${y}.`) || x.startsWith(`${y}[`);
+  return a === b || inside(a, b) || inside(b, a);
+}
+
+/**
+ * The valid cases in rounds: round i sets the i-th valid value of every field at once. A case that
+ * leaves a member out goes to a round that sets nothing inside that member (`invoice` left out
+ * alone, not beside a value of `invoice.number`), each case in the first round it fits.
+ */
 function rounds(cases: readonly DomainCase[]): DomainCase[] {
-  const byField = new Map<string, DomainCase[]>();
+  const placed: DomainCase[][] = [];
+  const fields = (c: DomainCase) => c.set.map(([path]) => wirePath(path));
   for (const c of cases) {
-    const field = c.set.map(([path]) => wirePath(path)).join(', ');
-    byField.set(field, [...(byField.get(field) ?? []), c]);
+    const fits = (round: DomainCase[]) =>
+      !round.some((other) => fields(other).some((a) => fields(c).some((b) => overlapping(a, b))));
+    const round = placed.find(fits);
+    if (round === undefined) placed.push([c]);
+    else round.push(c);
   }
-  const depth = Math.max(0, ...[...byField.values()].map((list) => list.length));
-  return Array.from({ length: depth }, (_, i) => {
-    const round = [...byField.values()].flatMap((list) => (list[i] === undefined ? [] : [list[i]!]));
-    return {
-      label: round.map((c) => c.label).join('; '),
-      kind: 'bound',
-      path: [],
-      set: round.flatMap((c) => c.set),
-      valid: true,
-    };
-  });
+  return placed.map((round) => ({
+    label: round.map((c) => c.label).join('; '),
+    kind: 'bound',
+    path: [],
+    set: round.flatMap((c) => c.set),
+    valid: true,
+  }));
 }
 
 function endpointChecks(endpoint: BodyEndpoint): ContractCheck[] {

@@ -598,6 +598,11 @@ export function domainCases(
       const stillValid = branches(node).some((b) => accepts(b, 'object') && holdsRequired(b, rest));
       add('required', [...path, key], ABSENT, stillValid, 'a required member left out');
     }
+    // Each member no branch the value meets requires, left out: the document allows the body
+    // without it (an invoice's url or issued_at, the invoice itself), so a market requiring it is wrong.
+    for (const key of Object.keys(value))
+      if (!required.has(key) && key in properties)
+        add('required', [...path, key], ABSENT, true, 'an optional member left out');
     // Members only some branches require form a one-of requirement: a refusal may name any of them.
     const shared = new Set((node.required ?? []) as string[]);
     const oneOf = [
