@@ -163,6 +163,20 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
     ]);
   });
 
+  it('the body itself as every other JSON type is refused (an array, a string, a number, null)', () => {
+    const body = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE })
+      .filter((c) => c.path.length === 0)
+      .map((c) => [c.label.replace(/ = .*\(/, ' ('), c.valid]);
+    expect(body).toEqual(
+      expect.arrayContaining([
+        ['(body) (null in place of object)', false],
+        ['(body) (an array around the value in place of object)', false],
+        ['(body) (a string in place of object)', false],
+      ]),
+    );
+    expect(applyCase({ invoice: INVOICE }, { set: [[[], null]] })).toBeNull();
+  });
+
   it('every character at the edges of the ranges a text pattern forbids, and a lone surrogate where R-LINE-07 is listed', () => {
     const base = wireOrder({ reference_id: 'fixture' });
     const labels = domainCases(requestSchema('basic', 'createOrder')!, base, {

@@ -307,7 +307,8 @@ function expectRefused(c: DomainCase, exchange: HttpExchange): void {
   const paths = problemPaths(problem);
   const related = (p: string) =>
     fields.some((f) => p === f || f.startsWith(`${p}.`) || f.startsWith(`${p}[`) || p.startsWith(f));
-  ensure(paths.some(related), {
+  // The body itself (`(body)`) as another JSON type: whatever the refusal names lies inside it.
+  ensure(c.path.length === 0 || paths.some(related), {
     expected: `errors[].path to name ${fields.join(' or ')} (or a field around it) for a body whose ${c.label}`,
     actual: `paths ${JSON.stringify(paths)}`,
     exchange,

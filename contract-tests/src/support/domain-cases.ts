@@ -424,11 +424,9 @@ export function domainCases(
 
   function walk(node: JsonSchema, value: unknown, path: WirePath): void {
     const branch = branchFor(node, value);
-    if (path.length > 0) {
-      for (const [type, other, why] of otherTypes(value)) {
-        if (type === typeOf(value) && JSON.stringify(other) === JSON.stringify(value)) continue;
-        if (!accepts(node, type)) add('type', path, other, false, `${why} in place of ${typeOf(value)}`);
-      }
+    for (const [type, other, why] of otherTypes(value)) {
+      if (type === typeOf(value) && JSON.stringify(other) === JSON.stringify(value)) continue;
+      if (!accepts(node, type)) add('type', path, other, false, `${why} in place of ${typeOf(value)}`);
     }
     if (typeof value === 'number') walkNumber(branch, value, path);
     else if (typeof value === 'string') walkString(branch, value, path);
@@ -649,7 +647,9 @@ function otherEnumValue(values: readonly unknown[]): string {
 
 /** `base` with the case's values set (a deep copy; the base is not changed). */
 export function applyCase(base: unknown, c: Pick<DomainCase, 'set'>): unknown {
-  const body = structuredClone(base);
+  let body = structuredClone(base);
+  // A case about the body itself (its path empty) replaces it whole.
+  for (const [path, value] of c.set) if (path.length === 0) body = structuredClone(value);
   for (const [path, value] of c.set) setAt(body, path, value);
   return body;
 }
