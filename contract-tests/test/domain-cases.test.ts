@@ -10,7 +10,7 @@ import { invoiceCodec, orderCreateRequestCodec } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
 import { domainValueChecks } from '../src/checks/domain-values.js';
 import { WEBHOOK_EVENT_DOMAINS, webhookDomainCases } from '../src/checks/domain-webhook.js';
-import { ABSENT, applyCase, domainCases, requestSchema } from '../src/support/domain-cases.js';
+import { ABSENT, applyCase, domainCases, requestRules, requestSchema } from '../src/support/domain-cases.js';
 
 const EITHER = {
   type: 'object',
@@ -115,9 +115,11 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
   };
 
   it('every issued_at and url form of the invoice (RFC 3339, absolute http(s) URL)', () => {
-    const cases = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE }).filter(
-      (c) => c.kind === 'pattern' || c.label.includes('bytes of UTF-8'),
-    );
+    const cases = domainCases(
+      requestSchema('data-sharing', 'disburseOrder')!,
+      { invoice: INVOICE },
+      { rules: requestRules('data-sharing', 'disburseOrder') },
+    ).filter((c) => c.kind === 'pattern' || c.label.includes('bytes of UTF-8'));
     const forms = cases.filter((c) => c.path[1] === 'issued_at');
     expect(forms.filter((c) => c.valid).length).toBeGreaterThanOrEqual(4);
     expect(forms.filter((c) => !c.valid).length).toBeGreaterThanOrEqual(12);
@@ -131,11 +133,13 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
     expect(disagree).toEqual([]);
   });
 
-  it("every URL form of an order line, and each text's maximum in three-byte characters", () => {
+  it("every URL and text form of an order (characters, surrogates), each text's maximum in three-byte characters", () => {
     const base = wireOrder({ reference_id: 'fixture' });
-    const cases = domainCases(requestSchema('basic', 'createOrder')!, base).filter(
+    const rules = { rules: requestRules('basic', 'createOrder') };
+    const cases = domainCases(requestSchema('basic', 'createOrder')!, base, rules).filter(
       (c) =>
-        (c.kind === 'pattern' && /_url$/.test(String(c.path.at(-1)))) || c.label.includes('bytes of UTF-8'),
+        (c.kind === 'pattern' && /(_url|name|reference_id)$/.test(String(c.path.at(-1)))) ||
+        c.label.includes('bytes of UTF-8'),
     );
     expect(cases.filter((c) => c.label.includes('bytes of UTF-8')).map((c) => c.path.join('.'))).toEqual(
       expect.arrayContaining(['reference_id', 'order_lines.0.name', 'order_lines.0.reference_id']),
@@ -144,5 +148,64 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
       .filter((c) => orderCreateRequestCodec.schema.safeParse(applyCase(base, c)).success !== c.valid)
       .map((c) => c.label);
     expect(disagree).toEqual([]);
+  });
+
+  it('each member the document leaves optional, left out, is a valid case (the invoice, its url and issued_at)', () => {
+    const cases = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE });
+    const left = cases
+      .filter((c) => c.set.some(([, v]) => v === ABSENT))
+      .map((c) => [c.path.join('.'), c.valid]);
+    expect(left).toEqual([
+      ['invoice', true],
+      ['invoice.number', false],
+      ['invoice.url', true],
+      ['invoice.issued_at', true],
+    ]);
+  });
+
+  it('the body itself as every other JSON type is refused (an array, a string, a number, null)', () => {
+    const body = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE })
+      .filter((c) => c.path.length === 0)
+      .map((c) => [c.label.replace(/ = .*\(/, ' ('), c.valid]);
+    expect(body).toEqual(
+      expect.arrayContaining([
+        ['(body) (null in place of object)', false],
+        ['(body) (an array around the value in place of object)', false],
+        ['(body) (a string in place of object)', false],
+      ]),
+    );
+    expect(applyCase({ invoice: INVOICE }, { set: [[[], null]] })).toBeNull();
+  });
+
+  it('every character at the edges of the ranges a text pattern forbids, and a lone surrogate where R-LINE-07 is listed', () => {
+    const base = wireOrder({ reference_id: 'fixture' });
+    const labels = domainCases(requestSchema('basic', 'createOrder')!, base, {
+      rules: requestRules('basic', 'createOrder'),
+    })
+      .filter((c) => c.path.join('.') === 'order_lines.0.name' && c.kind === 'pattern')
+      .map((c) => `${c.valid ? 'valid' : 'invalid'}: ${c.label.replace(/^.*\((.*)\)$/, '$1')}`);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        // C0's last and a line feed, DEL (the second range's first), NEL and U+009F; the allowed ones beside them.
+        'invalid: the value ending in U+001F, forbidden by the pattern',
+        'invalid: the value ending in U+000A, forbidden by the pattern',
+        'invalid: the value ending in U+007F, forbidden by the pattern',
+        'invalid: the value ending in U+0085, forbidden by the pattern',
+        'invalid: the value ending in U+009F, forbidden by the pattern',
+        'valid: the value ending in U+0020, next to the forbidden U+001F',
+        'valid: the value ending in U+007E, next to the forbidden U+007F',
+        'valid: the value ending in U+00A0, next to the forbidden U+009F',
+        'invalid: the value ending in a lone high surrogate',
+        'invalid: the value ending in a lone low surrogate',
+        'valid: the value ending in a character outside the BMP, a surrogate pair',
+      ]),
+    );
+    // The webhook's document lists no R-LINE-07: its texts get the pattern's characters, no surrogates.
+    const event = WEBHOOK_EVENT_DOMAINS.find((e) => e.slug === 'offer-transaction')!;
+    const webhook = webhookDomainCases(event).map(({ c }) => c.label);
+    expect(webhook.some((l) => l.includes('U+009F'))).toBe(true);
+    expect(webhook.some((l) => l.includes('surrogate'))).toBe(
+      requestRules('basic', 'receiveWebhook').includes('R-LINE-07'),
+    );
   });
 });

@@ -16,6 +16,7 @@ import {
   domainCases,
   getAt,
   pooled,
+  requestRules,
   requestSchema,
   setAt,
   type WirePath,
@@ -307,7 +308,8 @@ function expectRefused(c: DomainCase, exchange: HttpExchange): void {
   const paths = problemPaths(problem);
   const related = (p: string) =>
     fields.some((f) => p === f || f.startsWith(`${p}.`) || f.startsWith(`${p}[`) || p.startsWith(f));
-  ensure(paths.some(related), {
+  // The body itself (`(body)`) as another JSON type: whatever the refusal names lies inside it.
+  ensure(c.path.length === 0 || paths.some(related), {
     expected: `errors[].path to name ${fields.join(' or ')} (or a field around it) for a body whose ${c.label}`,
     actual: `paths ${JSON.stringify(paths)}`,
     exchange,
@@ -391,33 +393,44 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
     });
 }
 
-/** The valid cases in rounds: round i sets the i-th valid value of every field at once. */
+/** Whether two wire paths are one, or one lies inside the other (`invoice` and `invoice.url`). */
+function overlapping(a: string, b: string): boolean {
+  const inside = (x: string, y: string) => x.startsWith(`${y}.`) || x.startsWith(`${y}[`);
+  return a === b || inside(a, b) || inside(b, a);
+}
+
+/**
+ * The valid cases in rounds: round i sets the i-th valid value of every field at once. A case that
+ * leaves a member out goes to a round that sets nothing inside that member (`invoice` left out
+ * alone, not beside a value of `invoice.number`), each case in the first round it fits.
+ */
 function rounds(cases: readonly DomainCase[]): DomainCase[] {
-  const byField = new Map<string, DomainCase[]>();
+  const placed: DomainCase[][] = [];
+  const fields = (c: DomainCase) => c.set.map(([path]) => wirePath(path));
   for (const c of cases) {
-    const field = c.set.map(([path]) => wirePath(path)).join(', ');
-    byField.set(field, [...(byField.get(field) ?? []), c]);
+    const fits = (round: DomainCase[]) =>
+      !round.some((other) => fields(other).some((a) => fields(c).some((b) => overlapping(a, b))));
+    const round = placed.find(fits);
+    if (round === undefined) placed.push([c]);
+    else round.push(c);
   }
-  const depth = Math.max(0, ...[...byField.values()].map((list) => list.length));
-  return Array.from({ length: depth }, (_, i) => {
-    const round = [...byField.values()].flatMap((list) => (list[i] === undefined ? [] : [list[i]!]));
-    return {
-      label: round.map((c) => c.label).join('; '),
-      kind: 'bound',
-      path: [],
-      set: round.flatMap((c) => c.set),
-      valid: true,
-    };
-  });
+  return placed.map((round) => ({
+    label: round.map((c) => c.label).join('; '),
+    kind: 'bound',
+    path: [],
+    set: round.flatMap((c) => c.set),
+    valid: true,
+  }));
 }
 
 function endpointChecks(endpoint: BodyEndpoint): ContractCheck[] {
   const route = MARKET_ROUTES[endpoint.operation];
   // Every mode's document states the same body; the widest mode serving the route derives it.
-  const schema: JsonSchema | undefined = requestSchema(route.modes.at(-1)!, endpoint.operation);
+  const mode = route.modes.at(-1)!;
+  const schema: JsonSchema | undefined = requestSchema(mode, endpoint.operation);
   if (schema === undefined) return [];
   const byRule = new Map<string, DomainCase[]>();
-  for (const c of domainCases(schema, endpoint.fixture)) {
+  for (const c of domainCases(schema, endpoint.fixture, { rules: requestRules(mode, endpoint.operation) })) {
     const rule = endpoint.ruleOf(c);
     byRule.set(rule, [...(byRule.get(rule) ?? []), c]);
   }

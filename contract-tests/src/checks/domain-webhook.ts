@@ -18,7 +18,14 @@
 import type { JsonSchema } from '@bnpl-kit/core/openapi';
 import { ensure, expectProblem } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import { applyCase, type DomainCase, domainCases, pooled, requestSchema } from '../support/domain-cases.js';
+import {
+  applyCase,
+  type DomainCase,
+  domainCases,
+  pooled,
+  requestRules,
+  requestSchema,
+} from '../support/domain-cases.js';
 import { createOrder, marketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -93,7 +100,7 @@ export function webhookDomainCases(
   const schema: JsonSchema | undefined = requestSchema('basic', 'receiveWebhook');
   if (schema === undefined) return [];
   return event.fixtures.flatMap((fixture) =>
-    domainCases(schema, fixture)
+    domainCases(schema, fixture, { rules: requestRules('basic', 'receiveWebhook') })
       .filter((c) => c.path[0] !== 'type')
       .map((c) => ({ fixture, c })),
   );

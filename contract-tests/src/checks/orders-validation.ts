@@ -124,11 +124,18 @@ function validationCheck(c: ValidationCase): ContractCheck {
         spec: 'WIRE §1, §2',
       });
       if (c.mentions !== undefined) {
-        ensure(exchange.text.includes(c.mentions), {
-          expected: `the problem to name the expected spelling "${c.mentions}"`,
-          exchange,
-          spec: 'WIRE §1',
-        });
+        // R-LINE-08: the `message` of the entry whose path is the field names it, not merely the
+        // path (which holds the spelling whatever the message says, "must be EACH" included).
+        const messages = (problem.errors ?? []).filter((e) => e.path === c.path).map((e) => e.message);
+        ensure(
+          messages.some((m) => typeof m === 'string' && m.includes(c.mentions!)),
+          {
+            expected: `the message of the errors[] entry at ${c.path} to name the expected spelling "${c.mentions}"`,
+            actual: `messages ${JSON.stringify(messages)}`,
+            exchange,
+            spec: 'WIRE §1',
+          },
+        );
       }
       if (typeof order.reference_id === 'string') {
         const atService = await ctx.sandbox.ordersByReference(order.reference_id);

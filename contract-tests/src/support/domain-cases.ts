@@ -46,13 +46,18 @@ export function wirePath(path: WirePath): string {
 
 const documents = new Map<IntegrationMode, ReturnType<typeof marketOpenApi>>();
 
-/** The request body schema of `operation` as the mode's OpenAPI document states it, `$ref`s resolved. */
-export function requestSchema(mode: IntegrationMode, operation: MarketOperation): JsonSchema | undefined {
+function documentFor(mode: IntegrationMode): ReturnType<typeof marketOpenApi> {
   let document = documents.get(mode);
   if (document === undefined) {
     document = marketOpenApi({ integrationMode: mode });
     documents.set(mode, document);
   }
+  return document;
+}
+
+/** The request body schema of `operation` as the mode's OpenAPI document states it, `$ref`s resolved. */
+export function requestSchema(mode: IntegrationMode, operation: MarketOperation): JsonSchema | undefined {
+  const document = documentFor(mode);
   for (const item of Object.values(document.paths)) {
     for (const op of Object.values(item)) {
       if (op?.operationId !== operation) continue;
@@ -63,6 +68,18 @@ export function requestSchema(mode: IntegrationMode, operation: MarketOperation)
     }
   }
   return undefined;
+}
+
+/**
+ * The rule IDs the mode's document lists for `operation` beyond its schema (`x-bnpl-rules`): what a
+ * body valid by the schema may still break.
+ */
+export function requestRules(mode: IntegrationMode, operation: MarketOperation): string[] {
+  for (const item of Object.values(documentFor(mode).paths))
+    for (const op of Object.values(item))
+      if (op?.operationId === operation)
+        return ((op as { 'x-bnpl-rules'?: { id: string }[] })['x-bnpl-rules'] ?? []).map((r) => r.id);
+  return [];
 }
 
 function resolve(schema: JsonSchema, components: Record<string, JsonSchema>, depth = 0): JsonSchema {
@@ -213,6 +230,120 @@ function patternNeighbours(base: string): [string, string][] {
 /** A character of three UTF-8 bytes and one UTF-16 unit (Vietnamese ễ, precomposed). */
 const WIDE = '\u1EC5';
 
+/** One item of a character class: a `\uXXXX` escape, another escape, or a character, maybe a range. */
+const CLASS_ITEM = /(\\u[0-9A-Fa-f]{4}|\\.|[^\\])(?:-(\\u[0-9A-Fa-f]{4}|\\.|[^\\]))?/g;
+
+function classCode(item: string): number {
+  if (item.startsWith('\\u')) return Number.parseInt(item.slice(2), 16);
+  return (item.startsWith('\\') ? item.codePointAt(1) : item.codePointAt(0)) ?? 0;
+}
+
+/**
+ * The ranges of code points the negated character classes of `pattern` forbid (`[^\u0000-\u001F…]`
+ * gives [0, 31], …): the characters the document keeps out of a text, as [first, last].
+ */
+function forbiddenRanges(pattern: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const [, body] of pattern.matchAll(/\[\^((?:\\.|[^\]\\])*)\]/g))
+    for (const [, lo, hi] of (body ?? '').matchAll(CLASS_ITEM))
+      ranges.push([classCode(lo!), classCode(hi ?? lo!)]);
+  return ranges;
+}
+
+/**
+ * The characters at the edges of each forbidden range, [code point, why, forbidden]: its first and
+ * last, the ones inside it a lenient reader takes for white space (tab, line feed, carriage return,
+ * NEL: "white space is harmless" lets them through), and the first allowed one on each side (a
+ * market whose own range is one too wide refuses it). A check of NUL alone, or of C0 and not DEL
+ * or C1, keeps all but one of these.
+ */
+function rangeEdges(ranges: readonly [number, number][]): [number, string, boolean][] {
+  const forbidden = (cp: number) => ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
+  const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const edges = new Map<number, [number, string, boolean]>();
+  for (const [lo, hi] of ranges) {
+    const inside = [lo, hi];
+    for (let cp = lo; cp <= hi && cp <= 0xffff; cp++)
+      if (/\p{White_Space}/u.test(String.fromCharCode(cp))) inside.push(cp);
+    for (const cp of inside) edges.set(cp, [cp, `${hex(cp)}, forbidden by the pattern`, true]);
+    // Just outside the range: allowed unless another range forbids it; surrogates have cases of their own.
+    for (const cp of [lo - 1, hi + 1])
+      if (cp >= 0 && cp <= 0xffff && (cp < 0xd800 || cp > 0xdfff) && !forbidden(cp))
+        edges.set(cp, [cp, `${hex(cp)}, next to the forbidden ${hex(cp < lo ? lo : hi)}`, false]);
+  }
+  return [...edges.values()];
+}
+
+/** `value` with `char` at its end, its last character replaced when it is already `max` long. */
+function withLast(value: string, char: string, max: number | undefined): string {
+  return max !== undefined && value.length + char.length > max
+    ? value.slice(0, max - char.length) + char
+    : value + char;
+}
+
+/**
+ * The rule whose words the operation's `x-bnpl-rules` carry when its text members hold Unicode
+ * scalar values only (no lone surrogate): JSON Schema cannot say it, so the document lists it.
+ */
+export const SCALAR_TEXT_RULE = 'R-LINE-07';
+
+/**
+ * Lone surrogates (a JSON `\uD83D` escape with no partner) at the end of a text, [text, why]:
+ * what UTF-8 cannot encode, so a database driver replaces or refuses it after the market accepted it.
+ */
+const LONE_SURROGATES: readonly [string, string][] = [
+  ['\uD83D', 'a lone high surrogate'],
+  ['\uDEF5', 'a lone low surrogate'],
+  ['\uDEF5\uD83D', 'a surrogate pair in the wrong order'],
+];
+/** A character outside the Basic Multilingual Plane (🛵): a proper surrogate pair, a scalar value. */
+const ASTRAL = '\u{1F6F5}';
+
+/**
+ * Each number of an RFC 3339 date-time on both sides of its bounds, the others as in `value`: the
+ * first and last valid (month 01 and 12, the month's last day, hour 23, second 59, offset +23:59)
+ * and one past each (month 00 and 13, day 00, hour 24, minute 60, second 60, offset +24:00 and
+ * +00:60), so a market checking one end of a number, or not all of them, is found out. Whether a
+ * leap second (60) is allowed is the document's pattern's to say (formatCases' caller keeps the
+ * cases the pattern agrees with).
+ */
+function dateTimeBounds(value: string): [string, boolean, string][] {
+  const [year, month, day, hour, minute, second] = value.slice(0, 19).split(/[-T:]/).map(Number) as number[];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const lastDay = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  const stamp = (p: number[], offset = 'Z') =>
+    `${String(p[0]).padStart(4, '0')}-${pad(p[1]!)}-${pad(p[2]!)}T${pad(p[3]!)}:${pad(p[4]!)}:${pad(p[5]!)}${offset}`;
+  const base = [year!, month!, day!, hour!, minute!, second!];
+  // [name, index in the stamp (6, 7: the offset's hours and minutes), first, last]
+  const numbers: [string, number, number, number][] = [
+    ['month', 1, 1, 12],
+    ['day', 2, 1, lastDay],
+    ['hour', 3, 0, 23],
+    ['minute', 4, 0, 59],
+    ['second', 5, 0, 59],
+    ['offset hours', 6, 0, 23],
+    ['offset minutes', 7, 0, 59],
+  ];
+  const out: [string, boolean, string][] = [];
+  for (const [name, index, first, last] of numbers)
+    for (const n of [first - 1, first, last, last + 1]) {
+      if (n < 0) continue;
+      const text =
+        index < 6
+          ? stamp(base.map((v, i) => (i === index ? n : v)))
+          : stamp(base, index === 6 ? `+${pad(n)}:00` : `+00:${pad(n)}`);
+      const valid = n >= first && n <= last;
+      // The value itself, or a form another number gave already (+00:00), is not a case.
+      if (text === value || out.some(([t]) => t === text)) continue;
+      out.push([
+        text,
+        valid,
+        `${name} ${pad(n)}, ${valid ? 'in range' : `outside ${pad(first)}..${pad(last)}`}`,
+      ]);
+    }
+  return out;
+}
+
 /** Forms of a `format` around the valid `value`: [text, whether the syntax allows it, why]. */
 export function formatCases(format: string, value: string): [string, boolean, string][] {
   if (format === 'date-time' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(value)) {
@@ -233,9 +364,7 @@ export function formatCases(format: string, value: string): [string, boolean, st
       ['2026-02-30T09:30:00Z', false, 'February 30 (a parser that rolls over reads March 2)'],
       ['2025-02-29T09:30:00Z', false, 'February 29 of a common year'],
       ['2026-04-31T09:30:00Z', false, 'April 31'],
-      ['2026-13-01T09:30:00Z', false, 'month 13'],
-      [`${date}T24:00:00Z`, false, 'hour 24'],
-      [`${date}T09:60:00Z`, false, 'minute 60'],
+      ...dateTimeBounds(value),
     ];
   }
   if (format === 'uri' && URL.canParse(value)) {
@@ -272,9 +401,16 @@ function show(value: unknown): string {
 
 /**
  * Every case of `schema`'s domain around the valid `base` body. Objects and arrays are followed
- * into the members the base has (array items through the first one).
+ * into the members the base has (array items through the first one). `rules`, the operation's
+ * `x-bnpl-rules` (`requestRules`), add what the schema cannot say: lone surrogates (R-LINE-07).
  */
-export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
+export function domainCases(
+  schema: JsonSchema,
+  base: unknown,
+  options: { rules?: readonly string[] } = {},
+): DomainCase[] {
+  // The rules the operation's document lists beyond its schema (`x-bnpl-rules`).
+  const scalarText = options.rules?.includes(SCALAR_TEXT_RULE) ?? false;
   const cases: DomainCase[] = [];
   const enums = new Map<string, { values: readonly unknown[]; paths: WirePath[] }>();
   const add = (kind: CaseKind, path: WirePath, value: unknown, valid: boolean, why: string) =>
@@ -288,11 +424,9 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
 
   function walk(node: JsonSchema, value: unknown, path: WirePath): void {
     const branch = branchFor(node, value);
-    if (path.length > 0) {
-      for (const [type, other, why] of otherTypes(value)) {
-        if (type === typeOf(value) && JSON.stringify(other) === JSON.stringify(value)) continue;
-        if (!accepts(node, type)) add('type', path, other, false, `${why} in place of ${typeOf(value)}`);
-      }
+    for (const [type, other, why] of otherTypes(value)) {
+      if (type === typeOf(value) && JSON.stringify(other) === JSON.stringify(value)) continue;
+      if (!accepts(node, type)) add('type', path, other, false, `${why} in place of ${typeOf(value)}`);
     }
     if (typeof value === 'number') walkNumber(branch, value, path);
     else if (typeof value === 'string') walkString(branch, value, path);
@@ -388,10 +522,39 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
         // Only where the document's pattern agrees (a form the pattern cannot decide is left out).
         if (inDomain === valid) add('pattern', path, text, valid, why);
       }
+    // Text members hold Unicode scalar values only, where the document's rules say so: each lone
+    // surrogate refused, and (for a text of its own, not a URL's syntax) a proper pair accepted.
+    if (scalarText) {
+      for (const [surrogate, why] of LONE_SURROGATES)
+        add('pattern', path, withLast(value, surrogate, maxLength), false, `the value ending in ${why}`);
+      const astral = value + ASTRAL;
+      if (
+        node.format === undefined &&
+        fits(astral) &&
+        (maxLength === undefined || astral.length <= maxLength)
+      )
+        add(
+          'pattern',
+          path,
+          astral,
+          true,
+          'the value ending in a character outside the BMP, a surrogate pair',
+        );
+    }
     if (pattern === undefined) return;
     for (const [text, why] of patternNeighbours(value))
       if (!pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
         add('pattern', path, text, false, `the value with ${why}`);
+    // The characters the pattern forbids, at the edges of each forbidden range and just outside it.
+    // The allowed neighbours only for a text of its own: in a URL's syntax (format) a space is not one.
+    const ranges = patterns.flatMap((p) => forbiddenRanges(p.source));
+    for (const [cp, why, forbidden] of rangeEdges(ranges)) {
+      const text = withLast(value, String.fromCharCode(cp), maxLength);
+      // NUL at the end is a pattern neighbour already.
+      if (cases.some((c) => c.set[0]?.[1] === text && wirePath(c.path) === wirePath(path))) continue;
+      if (fits(text) === !forbidden && (forbidden || node.format === undefined))
+        add('pattern', path, text, !forbidden, `the value ending in ${why}`);
+    }
     // A digit string: the values a machine integer or a double cannot hold must be read exactly.
     if (pattern.test('1') && pattern.test('2147483648') && !pattern.test('a')) {
       // The smallest value too: a market that requires "greater than 0" everywhere refuses a free line.
@@ -433,6 +596,11 @@ export function domainCases(schema: JsonSchema, base: unknown): DomainCase[] {
       const stillValid = branches(node).some((b) => accepts(b, 'object') && holdsRequired(b, rest));
       add('required', [...path, key], ABSENT, stillValid, 'a required member left out');
     }
+    // Each member no branch the value meets requires, left out: the document allows the body
+    // without it (an invoice's url or issued_at, the invoice itself), so a market requiring it is wrong.
+    for (const key of Object.keys(value))
+      if (!required.has(key) && key in properties)
+        add('required', [...path, key], ABSENT, true, 'an optional member left out');
     // Members only some branches require form a one-of requirement: a refusal may name any of them.
     const shared = new Set((node.required ?? []) as string[]);
     const oneOf = [
@@ -479,7 +647,9 @@ function otherEnumValue(values: readonly unknown[]): string {
 
 /** `base` with the case's values set (a deep copy; the base is not changed). */
 export function applyCase(base: unknown, c: Pick<DomainCase, 'set'>): unknown {
-  const body = structuredClone(base);
+  let body = structuredClone(base);
+  // A case about the body itself (its path empty) replaces it whole.
+  for (const [path, value] of c.set) if (path.length === 0) body = structuredClone(value);
   for (const [path, value] of c.set) setAt(body, path, value);
   return body;
 }
