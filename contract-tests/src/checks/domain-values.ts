@@ -156,16 +156,18 @@ function uniqueReference(ctx: CheckContext, reference: unknown): unknown {
   if (typeof reference !== 'string' || !reference.startsWith(FIXTURE_REFERENCE)) return reference;
   const unique = ctx.unique('ref-domain');
   if (reference === FIXTURE_REFERENCE) return unique;
-  const tail = reference.slice(FIXTURE_REFERENCE.length);
-  // A length case's tail is one letter or digit repeated (support/domain-cases.ts: `resized`, and
-  // the maximum in multi-byte characters): the length
-  // is kept by taking that filler from it; any other tail (a NUL, a space) is kept whole.
-  const filler = /^([\p{L}\p{N}])\1*$/iu.test(tail);
-  const excess = unique.length + tail.length - reference.length;
-  if (!filler) return `${unique}${tail}`;
+  // Lengths in characters (code points), as the bound counts them: an emoji filler is one.
+  const tail = [...reference.slice(FIXTURE_REFERENCE.length)];
+  const length = [...reference].length;
+  // A length case's tail is one letter, digit or symbol repeated (support/domain-cases.ts:
+  // `resized`, and the maximum in multi-byte or astral characters): the length is kept by taking
+  // that filler from it; any other tail (a NUL, a space) is kept whole.
+  const filler = /^([\p{L}\p{N}\p{So}])\1*$/iu.test(tail.join(''));
+  if (!filler) return `${unique}${tail.join('')}`;
+  const excess = unique.length + tail.length - length;
   return excess <= 0
-    ? unique.padEnd(reference.length - tail.length, tail[0]) + tail
-    : unique + tail.slice(Math.min(excess, tail.length));
+    ? unique + tail[0]!.repeat(length - tail.length - unique.length) + tail.join('')
+    : unique + tail.slice(Math.min(excess, tail.length)).join('');
 }
 
 const ORDER_RULES: [RegExp, string][] = [

@@ -513,6 +513,19 @@ export function domainCases(
           true,
           `${maxLength} characters, the maximum, ${maxLength - Math.min(value.length, maxLength)} of them "${WIDE}" (${Buffer.byteLength(wide, 'utf8')} bytes of UTF-8)`,
         );
+      // The maximum in characters outside the BMP, where the text holds any Unicode scalar value:
+      // JSON Schema counts characters (code points), so a bound counted in UTF-16 units (Java's
+      // String.length(), C#'s, JavaScript's) refuses it, at twice the length it counts.
+      const own = [...value].slice(0, maxLength);
+      const astral = own.join('') + ASTRAL.repeat(Math.max(0, maxLength - own.length));
+      if (scalarText && node.format === undefined && fits(astral) && astral !== value)
+        add(
+          'bound',
+          path,
+          astral,
+          true,
+          `${maxLength} characters, the maximum, ${maxLength - own.length} of them "${ASTRAL}" (${astral.length} UTF-16 units)`,
+        );
     }
     // The field's syntax (an RFC 3339 date-time, an absolute URL): every form it allows, and the
     // forms next to it that a lenient parser reads but the documented syntax does not allow.
