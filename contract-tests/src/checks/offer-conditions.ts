@@ -19,6 +19,23 @@ interface Claim {
 
 const DIGITS = /^\d{1,15}$/;
 
+/** WIRE §7's leaf condition kinds (R-OFFER-05) and the bounds of both range forms (R-OFFER-07). */
+const LEAF_KINDS = [
+  'EQUALITY_CONDITION',
+  'LARGER_THAN_CONDITION',
+  'LARGER_THAN_OR_EQUAL_CONDITION',
+  'LESS_THAN_CONDITION',
+  'LESS_THAN_OR_EQUAL_CONDITION',
+  'CONTAIN_CONDITION',
+  'IN_RANGE_CONDITION',
+] as const;
+const RANGE_BOUNDS = ['min', 'max', 'value', 'upper'] as const;
+
+/** Spellings of n that number parsers accept but that are no digit strings: a sign, spaces, an exponent, hex, a trailing point. */
+function notDigitStrings(n: number): string[] {
+  return [`+${n}`, ` ${n}`, `${n} `, `${n}e0`, `0x${n.toString(16)}`, `${n}.`];
+}
+
 function claimsOf(claims: ClaimObject | undefined): Claim[] {
   const out: Claim[] = [];
   for (const [scope, values] of Object.entries(claims ?? {})) {
@@ -52,6 +69,8 @@ interface Subject {
   str: Claim & { s: string };
   /** A custom scope (`<organization_id>:<scope_key>`) the user has. */
   custom: string | undefined;
+  /** Every claim of the user, in the order of the claim object. */
+  claims: Claim[];
 }
 
 async function subjectFor(ctx: CheckContext): Promise<Subject> {
@@ -60,7 +79,7 @@ async function subjectFor(ctx: CheckContext): Promise<Subject> {
     const num = numericClaim(claims);
     const str = stringClaim(claims);
     const custom = claims.find((c) => c.scope.includes(':'))?.scope;
-    if (num && str) return { user, num, str, custom };
+    if (num && str) return { user, num, str, custom, claims };
   }
   return ctx.skip(
     'needs a demo user whose "claims" hold a whole-number claim (a number or a digit string) and a text claim',
@@ -125,7 +144,7 @@ export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.condition-kinds',
     title:
-      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too)',
+      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too, other number-like text as text)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-07', 'R-OFFER-08', 'R-OFFER-09'],
@@ -140,6 +159,15 @@ export const offerConditionChecks: ContractCheck[] = [
         ['eq-digits', leaf(num, 'EQUALITY_CONDITION', String(n)), true],
         ['eq-text', leaf(str, 'EQUALITY_CONDITION', str.s), true],
         ['eq-text-miss', leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`), false],
+        // Only digit strings compare as numbers (R-OFFER-09): leading zeros are still n, while text a
+        // number parser (JavaScript's Number, Python's float, Go's ParseFloat) reads as n but that is
+        // no digit string compares as text, and text is not n.
+        ['eq-leading-zeros', leaf(num, 'EQUALITY_CONDITION', `00${n}`), true],
+        ...notDigitStrings(n).map((text, i): [string, Leaf, boolean] => [
+          `eq-number-like-${i}`,
+          leaf(num, 'EQUALITY_CONDITION', text),
+          false,
+        ]),
         ['gt', leaf(num, 'LARGER_THAN_CONDITION', shorter), n > shorter],
         ['gt-digits', leaf(num, 'LARGER_THAN_CONDITION', String(shorter)), n > shorter],
         ['gt-miss', leaf(num, 'LARGER_THAN_CONDITION', n), false],
@@ -237,9 +265,9 @@ export const offerConditionChecks: ContractCheck[] = [
       'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-04', 'R-OFFER-11'],
+    rules: ['R-OFFER-04', 'R-OFFER-06', 'R-OFFER-11', 'R-OFFER-14'],
     async run(ctx) {
-      const { user, num, custom } = await subjectFor(ctx);
+      const { user, num, custom, claims } = await subjectFor(ctx);
       if (custom === undefined)
         return ctx.skip(
           'needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)',
@@ -248,6 +276,13 @@ export const offerConditionChecks: ContractCheck[] = [
       const holds = leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', num.n);
       const fails = leaf(num, 'LARGER_THAN_CONDITION', num.n);
       const tag = ctx.unique('levels');
+      // Scopes the user holds that lack the claim, and the claim named without a scope; the unscoped
+      // case only when the first scope holding the key is the subject's (else it would name another).
+      const elsewhere = [...new Set(claims.map((c) => c.scope))].filter(
+        (scope) => !claims.some((c) => c.scope === scope && c.key === num.key),
+      );
+      const unscopedHolds = claims.find((c) => c.key === num.key)?.scope === num.scope;
+      const { scope: _scope, ...unscoped } = holds;
       const offers: [string, unknown[], string[][], number | undefined, string][] = [
         ['none', [], [], 1, 'no conditions: one unconditional level'],
         ['null', [null], [], 1, 'a null condition: unconditional'],
@@ -258,6 +293,32 @@ export const offerConditionChecks: ContractCheck[] = [
         ['scope', [], [[custom]], 1, `requires ${custom}, which the user has`],
         ['scope-missing', [], [[missing]], undefined, `requires ${missing}, which nobody has`],
         ['scope-level-2', [holds, holds], [[], [missing]], 1, `second level requires ${missing}`],
+        // A level needs ALL its scopes: one missing fails it, in either place of the list.
+        ['scopes-last-missing', [], [[custom, missing]], undefined, `requires ${custom} and ${missing}`],
+        ['scopes-first-missing', [], [[missing, custom]], undefined, `requires ${missing} and ${custom}`],
+        // The condition's scope is where the claim is looked up (R-OFFER-06): the same claim and
+        // value named in a scope the user lacks, and in each held scope without that claim, fail.
+        ...[missing, ...elsewhere].map(
+          (scope, i): [string, unknown[], string[][], number | undefined, string] => [
+            `claim-in-other-scope-${i}`,
+            [{ ...holds, scope }],
+            [],
+            undefined,
+            `${num.key} named in scope ${scope}, which does not hold it`,
+          ],
+        ),
+        // Named without a scope, the claim is found in the first scope holding it (R-OFFER-14).
+        ...(unscopedHolds
+          ? [
+              ['unscoped', [unscoped], [], 1, `${num.key} named without a scope, held in ${num.scope}`] as [
+                string,
+                unknown[],
+                string[][],
+                number | undefined,
+                string,
+              ],
+            ]
+          : []),
       ];
       const results = await rank(
         ctx,
@@ -284,6 +345,16 @@ export const offerConditionChecks: ContractCheck[] = [
         expected: `requested_scopes to name every scope the offer mentions: ${num.scope} and ${missing}`,
         actual: `evaluation_result ${JSON.stringify(result)}`,
       });
+      if (unscopedHolds) {
+        const found = results.get(`${tag}-unscoped`)!;
+        for (const list of ['used_scopes', 'requested_scopes'] as const) {
+          const named = found[list];
+          ensure(Array.isArray(named) && named.includes(num.scope), {
+            expected: `${list} of an offer naming ${num.key} without a scope to name ${num.scope}, the first scope holding it (R-OFFER-14)`,
+            actual: `evaluation_result ${JSON.stringify(found)}`,
+          });
+        }
+      }
       const scoped = results.get(`${tag}-scope`)!;
       ensure(Array.isArray(scoped.used_scopes) && scoped.used_scopes.includes(custom), {
         expected: `used_scopes of an offer passing on required scope ${custom} to name it`,
@@ -293,18 +364,31 @@ export const offerConditionChecks: ContractCheck[] = [
   },
   {
     id: 'offers.filter.malformed-condition',
-    title: 'A malformed condition (unknown kind, no claim, range without bounds) is a 400 problem, not a 500',
+    title:
+      'A malformed condition (unknown kind, any leaf kind without a claim, a range with one or no bound, an AND whose subconditions is absent, null or []) is a 400 problem, not a 500',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     rules: ['R-OFFER-07', 'R-OFFER-10'],
     async run(ctx) {
       const [user] = await ctx.users();
       const localId = user?.id ?? 'someone';
+      // Derived from R-OFFER-10's list, over every kind and both range forms: an unknown kind; each
+      // leaf kind without a claim; each range bound alone, and none; an AND whose subconditions is
+      // absent, null or []. (A market that reads a lone bound as open, or `all([])` as true, is caught.)
       const malformed: [string, unknown][] = [
         ['an unknown kind', { kind: 'SOUNDS_LIKE_CONDITION', claim: 'x', value: 1 }],
-        ['a condition without a claim', { kind: 'EQUALITY_CONDITION', value: 1 }],
-        ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x', value: 1 }],
+        ...LEAF_KINDS.map((kind): [string, unknown] => [
+          `a ${kind} without a claim`,
+          { kind, value: 1, min: 0, max: 2 },
+        ]),
+        ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x' }],
+        ...RANGE_BOUNDS.map((bound): [string, unknown] => [
+          `a range with only "${bound}"`,
+          { kind: 'IN_RANGE_CONDITION', claim: 'x', [bound]: 1 },
+        ]),
         ['an AND without subconditions', { kind: 'AND_CONDITION' }],
+        ['an AND whose subconditions is null', { kind: 'AND_CONDITION', subconditions: null }],
+        ['an AND whose subconditions is []', { kind: 'AND_CONDITION', subconditions: [] }],
       ];
       for (const [what, condition] of malformed) {
         const exchange = await callFilter(ctx, {
