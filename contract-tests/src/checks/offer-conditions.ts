@@ -30,6 +30,8 @@ const LEAF_KINDS = [
   'IN_RANGE_CONDITION',
 ] as const;
 const RANGE_BOUNDS = ['min', 'max', 'value', 'upper'] as const;
+/** How a missing value prints in the languages markets are written in. */
+const MISSING_TEXTS = ['undefined', 'null', 'None', 'nil', '<nil>', ''];
 
 /** Spellings of n that number parsers accept but that are no digit strings: a sign, spaces, an exponent, hex, a trailing point. */
 function notDigitStrings(n: number): string[] {
@@ -154,6 +156,7 @@ export const offerConditionChecks: ContractCheck[] = [
       // Fewer digits than n: smaller as a number, larger as text ("999" > "1200"), so text comparison fails.
       const shorter = n >= 10 ? 10 ** (String(n).length - 1) - 1 : 0;
       const tag = ctx.unique('kinds');
+      const absent = ctx.unique('no-such-claim');
       const cases: [string, Leaf, boolean][] = [
         ['eq-num', leaf(num, 'EQUALITY_CONDITION', n), true],
         ['eq-digits', leaf(num, 'EQUALITY_CONDITION', String(n)), true],
@@ -163,6 +166,16 @@ export const offerConditionChecks: ContractCheck[] = [
         // number parser (JavaScript's Number, Python's float, Go's ParseFloat) reads as n but that is
         // no digit string compares as text, and text is not n.
         ['eq-leading-zeros', leaf(num, 'EQUALITY_CONDITION', `00${n}`), true],
+        // A boolean is a value too (R-OFFER-06): refusing it is no malformed condition's 400.
+        ...(str.s === 'true'
+          ? []
+          : [['eq-boolean', leaf(str, 'EQUALITY_CONDITION', true), false] as [string, Leaf, boolean]]),
+        // A claim the user lacks holds no condition, whatever text a missing value prints as
+        // (JavaScript's "undefined", "null", Python's "None", Go's "<nil>", the empty string).
+        ...MISSING_TEXTS.flatMap((text, i): [string, Leaf, boolean][] => [
+          [`eq-absent-claim-${i}`, { ...leaf(num, 'EQUALITY_CONDITION', text), claim: absent }, false],
+          [`contain-absent-claim-${i}`, { ...leaf(num, 'CONTAIN_CONDITION', text), claim: absent }, false],
+        ]),
         ...notDigitStrings(n).map((text, i): [string, Leaf, boolean] => [
           `eq-number-like-${i}`,
           leaf(num, 'EQUALITY_CONDITION', text),
@@ -267,7 +280,7 @@ export const offerConditionChecks: ContractCheck[] = [
     spec: 'WIRE §7',
     rules: ['R-OFFER-04', 'R-OFFER-06', 'R-OFFER-11', 'R-OFFER-14'],
     async run(ctx) {
-      const { user, num, custom, claims } = await subjectFor(ctx);
+      const { user, num, str, custom, claims } = await subjectFor(ctx);
       if (custom === undefined)
         return ctx.skip(
           'needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)',
@@ -283,6 +296,10 @@ export const offerConditionChecks: ContractCheck[] = [
       );
       const unscopedHolds = claims.find((c) => c.key === num.key)?.scope === num.scope;
       const { scope: _scope, ...unscoped } = holds;
+      const andFails = {
+        kind: 'AND_CONDITION',
+        subconditions: [holds, leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`)],
+      };
       const offers: [string, unknown[], string[][], number | undefined, string][] = [
         ['none', [], [], 1, 'no conditions: one unconditional level'],
         ['null', [null], [], 1, 'a null condition: unconditional'],
@@ -298,15 +315,26 @@ export const offerConditionChecks: ContractCheck[] = [
         ['scopes-first-missing', [], [[missing, custom]], undefined, `requires ${missing} and ${custom}`],
         // The condition's scope is where the claim is looked up (R-OFFER-06): the same claim and
         // value named in a scope the user lacks, and in each held scope without that claim, fail.
-        ...[missing, ...elsewhere].map(
-          (scope, i): [string, unknown[], string[][], number | undefined, string] => [
-            `claim-in-other-scope-${i}`,
-            [{ ...holds, scope }],
-            [],
-            undefined,
-            `${num.key} named in scope ${scope}, which does not hold it`,
+        ...[missing, ...elsewhere].flatMap(
+          (scope, i): [string, unknown[], string[][], number | undefined, string][] => [
+            [
+              `claim-in-other-scope-${i}`,
+              [{ ...holds, scope }],
+              [],
+              undefined,
+              `${num.key} named in scope ${scope}, which does not hold it`,
+            ],
+            [
+              `descriptor-in-other-scope-${i}`,
+              [{ ...unscoped, claim: { name: num.key, scope } }],
+              [],
+              undefined,
+              `${num.key} named by a descriptor in scope ${scope}, which does not hold it`,
+            ],
           ],
         ),
+        // The scopes an AND's subconditions read are mentioned (requested) even on a failing level.
+        ['and-scopes', [holds, andFails], [], 1, `a second level whose AND fails on ${str.key}`],
         // Named without a scope, the claim is found in the first scope holding it (R-OFFER-14).
         ...(unscopedHolds
           ? [
@@ -345,6 +373,18 @@ export const offerConditionChecks: ContractCheck[] = [
         expected: `requested_scopes to name every scope the offer mentions: ${num.scope} and ${missing}`,
         actual: `evaluation_result ${JSON.stringify(result)}`,
       });
+      const anded = results.get(`${tag}-and-scopes`)!;
+      const andRequested = Array.isArray(anded.requested_scopes) ? anded.requested_scopes : [];
+      const andUsed = Array.isArray(anded.used_scopes) ? anded.used_scopes : [];
+      ensure(
+        andRequested.includes(num.scope) &&
+          andRequested.includes(str.scope) &&
+          (str.scope === num.scope || !andUsed.includes(str.scope)),
+        {
+          expected: `requested_scopes to name ${num.scope} and ${str.scope} (read inside the failing level's AND), used_scopes not ${str.scope}`,
+          actual: `evaluation_result ${JSON.stringify(anded)}`,
+        },
+      );
       if (unscopedHolds) {
         const found = results.get(`${tag}-unscoped`)!;
         for (const list of ['used_scopes', 'requested_scopes'] as const) {
@@ -365,31 +405,55 @@ export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.malformed-condition',
     title:
-      'A malformed condition (unknown kind, any leaf kind without a claim, a range with one or no bound, an AND whose subconditions is absent, null or []) is a 400 problem, not a 500',
+      'A malformed condition (unknown kind, any leaf kind without a claim or without a value, a range with one or no bound, an AND whose subconditions is absent, null, [] or holds no condition), at the top or inside an AND, is a 400 problem, not a 500',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-07', 'R-OFFER-10'],
+    rules: ['R-OFFER-06', 'R-OFFER-07', 'R-OFFER-10'],
     async run(ctx) {
       const [user] = await ctx.users();
       const localId = user?.id ?? 'someone';
       // Derived from R-OFFER-10's list, over every kind and both range forms: an unknown kind; each
       // leaf kind without a claim; each range bound alone, and none; an AND whose subconditions is
       // absent, null or []. (A market that reads a lone bound as open, or `all([])` as true, is caught.)
-      const malformed: [string, unknown][] = [
+      const leaves: [string, unknown][] = [
         ['an unknown kind', { kind: 'SOUNDS_LIKE_CONDITION', claim: 'x', value: 1 }],
-        ...LEAF_KINDS.map((kind): [string, unknown] => [
-          `a ${kind} without a claim`,
-          { kind, value: 1, min: 0, max: 2 },
+        ...LEAF_KINDS.flatMap((kind): [string, unknown][] => [
+          [`a ${kind} without a claim`, { kind, value: 1, min: 0, max: 2 }],
+          // An empty name names no claim, as a key or as the prior art's descriptor (R-OFFER-06).
+          [`a ${kind} whose claim is ""`, { kind, claim: '', value: 1, min: 0, max: 2 }],
+          [
+            `a ${kind} whose claim descriptor has no name`,
+            { kind, claim: { scope: 'x' }, value: 1, min: 0, max: 2 },
+          ],
+        ]),
+        // A leaf other than a range is { kind, claim, scope?, value } (R-OFFER-06): value is not optional.
+        ...LEAF_KINDS.filter((kind) => kind !== 'IN_RANGE_CONDITION').map((kind): [string, unknown] => [
+          `a ${kind} without a value`,
+          { kind, claim: 'x' },
         ]),
         ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x' }],
         ...RANGE_BOUNDS.map((bound): [string, unknown] => [
           `a range with only "${bound}"`,
           { kind: 'IN_RANGE_CONDITION', claim: 'x', [bound]: 1 },
         ]),
+      ];
+      const ands: [string, unknown][] = [
         ['an AND without subconditions', { kind: 'AND_CONDITION' }],
         ['an AND whose subconditions is null', { kind: 'AND_CONDITION', subconditions: null }],
         ['an AND whose subconditions is []', { kind: 'AND_CONDITION', subconditions: [] }],
+        // null and {} mean "no condition" for a level only; inside an AND they are no condition kind.
+        ['an AND holding null', { kind: 'AND_CONDITION', subconditions: [null] }],
+        ['an AND holding {}', { kind: 'AND_CONDITION', subconditions: [{}] }],
       ];
+      // Malformed anywhere in the tree is malformed: each case again inside an AND, beside a
+      // well-formed leaf, so a market that validates only the top level is caught.
+      const wellFormed = { kind: 'EQUALITY_CONDITION', claim: 'x', value: 1 };
+      const malformed: [string, unknown][] = [...leaves, ...ands].flatMap(
+        ([what, condition]): [string, unknown][] => [
+          [what, condition],
+          [`${what}, inside an AND`, { kind: 'AND_CONDITION', subconditions: [wellFormed, condition] }],
+        ],
+      );
       for (const [what, condition] of malformed) {
         const exchange = await callFilter(ctx, {
           local_id: localId,
