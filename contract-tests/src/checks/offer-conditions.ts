@@ -30,6 +30,16 @@ const LEAF_KINDS = [
   'IN_RANGE_CONDITION',
 ] as const;
 const RANGE_BOUNDS = ['min', 'max', 'value', 'upper'] as const;
+/** JSON values that are no object: each is a condition without a kind. */
+const NOT_OBJECTS: unknown[] = [
+  [],
+  '',
+  0,
+  false,
+  true,
+  'EQUALITY_CONDITION',
+  [{ kind: 'EQUALITY_CONDITION' }],
+];
 /** How a missing value prints in the languages markets are written in. */
 const MISSING_TEXTS = ['undefined', 'null', 'None', 'nil', '<nil>', ''];
 
@@ -417,6 +427,9 @@ export const offerConditionChecks: ContractCheck[] = [
       // absent, null or []. (A market that reads a lone bound as open, or `all([])` as true, is caught.)
       const leaves: [string, unknown][] = [
         ['an unknown kind', { kind: 'SOUNDS_LIKE_CONDITION', claim: 'x', value: 1 }],
+        // Only null and {} are "no condition"; any other JSON value that is no object has no kind
+        // (the values Python's truthiness, or a lenient decoder, would read as "none").
+        ...NOT_OBJECTS.map((value): [string, unknown] => [`${JSON.stringify(value)} as a condition`, value]),
         ...LEAF_KINDS.flatMap((kind): [string, unknown][] => [
           [`a ${kind} without a claim`, { kind, value: 1, min: 0, max: 2 }],
           // An empty name names no claim, as a key or as the prior art's descriptor (R-OFFER-06).
