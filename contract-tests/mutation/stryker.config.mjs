@@ -18,7 +18,7 @@
  */
 const market = 'test/fixtures/conformance-market';
 const ALL = ['market.ts', 'webhook.ts', 'validate.ts', 'service.ts', 'offers.ts', 'claims.ts'];
-const PROTOCOL = ['webhook.ts', 'events.ts', 'market.ts:686-817'];
+const PROTOCOL = ['webhook.ts', 'events.ts', 'market.ts:700-831'];
 const chosen = process.env.MUTATION_FILES;
 const files =
   chosen === 'all'

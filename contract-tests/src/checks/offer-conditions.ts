@@ -19,6 +19,35 @@ interface Claim {
 
 const DIGITS = /^\d{1,15}$/;
 
+/** WIRE §7's leaf condition kinds (R-OFFER-05) and the bounds of both range forms (R-OFFER-07). */
+const LEAF_KINDS = [
+  'EQUALITY_CONDITION',
+  'LARGER_THAN_CONDITION',
+  'LARGER_THAN_OR_EQUAL_CONDITION',
+  'LESS_THAN_CONDITION',
+  'LESS_THAN_OR_EQUAL_CONDITION',
+  'CONTAIN_CONDITION',
+  'IN_RANGE_CONDITION',
+] as const;
+const RANGE_BOUNDS = ['min', 'max', 'value', 'upper'] as const;
+/** JSON values that are no object: each is a condition without a kind. */
+const NOT_OBJECTS: unknown[] = [
+  [],
+  '',
+  0,
+  false,
+  true,
+  'EQUALITY_CONDITION',
+  [{ kind: 'EQUALITY_CONDITION' }],
+];
+/** How a missing value prints in the languages markets are written in. */
+const MISSING_TEXTS = ['undefined', 'null', 'None', 'nil', '<nil>', ''];
+
+/** Spellings of n that number parsers accept but that are no digit strings: a sign, spaces, an exponent, hex, a trailing point. */
+function notDigitStrings(n: number): string[] {
+  return [`+${n}`, ` ${n}`, `${n} `, `${n}e0`, `0x${n.toString(16)}`, `${n}.`];
+}
+
 function claimsOf(claims: ClaimObject | undefined): Claim[] {
   const out: Claim[] = [];
   for (const [scope, values] of Object.entries(claims ?? {})) {
@@ -52,6 +81,8 @@ interface Subject {
   str: Claim & { s: string };
   /** A custom scope (`<organization_id>:<scope_key>`) the user has. */
   custom: string | undefined;
+  /** Every claim of the user, in the order of the claim object. */
+  claims: Claim[];
 }
 
 async function subjectFor(ctx: CheckContext): Promise<Subject> {
@@ -60,7 +91,7 @@ async function subjectFor(ctx: CheckContext): Promise<Subject> {
     const num = numericClaim(claims);
     const str = stringClaim(claims);
     const custom = claims.find((c) => c.scope.includes(':'))?.scope;
-    if (num && str) return { user, num, str, custom };
+    if (num && str) return { user, num, str, custom, claims };
   }
   return ctx.skip(
     'needs a demo user whose "claims" hold a whole-number claim (a number or a digit string) and a text claim',
@@ -125,7 +156,7 @@ export const offerConditionChecks: ContractCheck[] = [
   {
     id: 'offers.filter.condition-kinds',
     title:
-      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too)',
+      'All eight condition kinds hold or fail as WIRE §7 says, at and past each bound of a range, numbers compared as numbers (digit strings too, other number-like text as text)',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     rules: ['R-OFFER-05', 'R-OFFER-06', 'R-OFFER-07', 'R-OFFER-08', 'R-OFFER-09'],
@@ -135,11 +166,31 @@ export const offerConditionChecks: ContractCheck[] = [
       // Fewer digits than n: smaller as a number, larger as text ("999" > "1200"), so text comparison fails.
       const shorter = n >= 10 ? 10 ** (String(n).length - 1) - 1 : 0;
       const tag = ctx.unique('kinds');
+      const absent = ctx.unique('no-such-claim');
       const cases: [string, Leaf, boolean][] = [
         ['eq-num', leaf(num, 'EQUALITY_CONDITION', n), true],
         ['eq-digits', leaf(num, 'EQUALITY_CONDITION', String(n)), true],
         ['eq-text', leaf(str, 'EQUALITY_CONDITION', str.s), true],
         ['eq-text-miss', leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`), false],
+        // Only digit strings compare as numbers (R-OFFER-09): leading zeros are still n, while text a
+        // number parser (JavaScript's Number, Python's float, Go's ParseFloat) reads as n but that is
+        // no digit string compares as text, and text is not n.
+        ['eq-leading-zeros', leaf(num, 'EQUALITY_CONDITION', `00${n}`), true],
+        // A boolean is a value too (R-OFFER-06): refusing it is no malformed condition's 400.
+        ...(str.s === 'true'
+          ? []
+          : [['eq-boolean', leaf(str, 'EQUALITY_CONDITION', true), false] as [string, Leaf, boolean]]),
+        // A claim the user lacks holds no condition, whatever text a missing value prints as
+        // (JavaScript's "undefined", "null", Python's "None", Go's "<nil>", the empty string).
+        ...MISSING_TEXTS.flatMap((text, i): [string, Leaf, boolean][] => [
+          [`eq-absent-claim-${i}`, { ...leaf(num, 'EQUALITY_CONDITION', text), claim: absent }, false],
+          [`contain-absent-claim-${i}`, { ...leaf(num, 'CONTAIN_CONDITION', text), claim: absent }, false],
+        ]),
+        ...notDigitStrings(n).map((text, i): [string, Leaf, boolean] => [
+          `eq-number-like-${i}`,
+          leaf(num, 'EQUALITY_CONDITION', text),
+          false,
+        ]),
         ['gt', leaf(num, 'LARGER_THAN_CONDITION', shorter), n > shorter],
         ['gt-digits', leaf(num, 'LARGER_THAN_CONDITION', String(shorter)), n > shorter],
         ['gt-miss', leaf(num, 'LARGER_THAN_CONDITION', n), false],
@@ -237,9 +288,9 @@ export const offerConditionChecks: ContractCheck[] = [
       'Rank counts consecutive passing levels (unconditional: 1); required_custom_scopes; used_scopes and requested_scopes',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-04', 'R-OFFER-11'],
+    rules: ['R-OFFER-04', 'R-OFFER-06', 'R-OFFER-11', 'R-OFFER-14'],
     async run(ctx) {
-      const { user, num, custom } = await subjectFor(ctx);
+      const { user, num, str, custom, claims } = await subjectFor(ctx);
       if (custom === undefined)
         return ctx.skip(
           'needs a demo user whose "claims" hold a custom scope (<organization_id>:<scope_key>)',
@@ -248,6 +299,17 @@ export const offerConditionChecks: ContractCheck[] = [
       const holds = leaf(num, 'LARGER_THAN_OR_EQUAL_CONDITION', num.n);
       const fails = leaf(num, 'LARGER_THAN_CONDITION', num.n);
       const tag = ctx.unique('levels');
+      // Scopes the user holds that lack the claim, and the claim named without a scope; the unscoped
+      // case only when the first scope holding the key is the subject's (else it would name another).
+      const elsewhere = [...new Set(claims.map((c) => c.scope))].filter(
+        (scope) => !claims.some((c) => c.scope === scope && c.key === num.key),
+      );
+      const unscopedHolds = claims.find((c) => c.key === num.key)?.scope === num.scope;
+      const { scope: _scope, ...unscoped } = holds;
+      const andFails = {
+        kind: 'AND_CONDITION',
+        subconditions: [holds, leaf(str, 'EQUALITY_CONDITION', `${str.s}-not`)],
+      };
       const offers: [string, unknown[], string[][], number | undefined, string][] = [
         ['none', [], [], 1, 'no conditions: one unconditional level'],
         ['null', [null], [], 1, 'a null condition: unconditional'],
@@ -258,6 +320,43 @@ export const offerConditionChecks: ContractCheck[] = [
         ['scope', [], [[custom]], 1, `requires ${custom}, which the user has`],
         ['scope-missing', [], [[missing]], undefined, `requires ${missing}, which nobody has`],
         ['scope-level-2', [holds, holds], [[], [missing]], 1, `second level requires ${missing}`],
+        // A level needs ALL its scopes: one missing fails it, in either place of the list.
+        ['scopes-last-missing', [], [[custom, missing]], undefined, `requires ${custom} and ${missing}`],
+        ['scopes-first-missing', [], [[missing, custom]], undefined, `requires ${missing} and ${custom}`],
+        // The condition's scope is where the claim is looked up (R-OFFER-06): the same claim and
+        // value named in a scope the user lacks, and in each held scope without that claim, fail.
+        ...[missing, ...elsewhere].flatMap(
+          (scope, i): [string, unknown[], string[][], number | undefined, string][] => [
+            [
+              `claim-in-other-scope-${i}`,
+              [{ ...holds, scope }],
+              [],
+              undefined,
+              `${num.key} named in scope ${scope}, which does not hold it`,
+            ],
+            [
+              `descriptor-in-other-scope-${i}`,
+              [{ ...unscoped, claim: { name: num.key, scope } }],
+              [],
+              undefined,
+              `${num.key} named by a descriptor in scope ${scope}, which does not hold it`,
+            ],
+          ],
+        ),
+        // The scopes an AND's subconditions read are mentioned (requested) even on a failing level.
+        ['and-scopes', [holds, andFails], [], 1, `a second level whose AND fails on ${str.key}`],
+        // Named without a scope, the claim is found in the first scope holding it (R-OFFER-14).
+        ...(unscopedHolds
+          ? [
+              ['unscoped', [unscoped], [], 1, `${num.key} named without a scope, held in ${num.scope}`] as [
+                string,
+                unknown[],
+                string[][],
+                number | undefined,
+                string,
+              ],
+            ]
+          : []),
       ];
       const results = await rank(
         ctx,
@@ -284,6 +383,28 @@ export const offerConditionChecks: ContractCheck[] = [
         expected: `requested_scopes to name every scope the offer mentions: ${num.scope} and ${missing}`,
         actual: `evaluation_result ${JSON.stringify(result)}`,
       });
+      const anded = results.get(`${tag}-and-scopes`)!;
+      const andRequested = Array.isArray(anded.requested_scopes) ? anded.requested_scopes : [];
+      const andUsed = Array.isArray(anded.used_scopes) ? anded.used_scopes : [];
+      ensure(
+        andRequested.includes(num.scope) &&
+          andRequested.includes(str.scope) &&
+          (str.scope === num.scope || !andUsed.includes(str.scope)),
+        {
+          expected: `requested_scopes to name ${num.scope} and ${str.scope} (read inside the failing level's AND), used_scopes not ${str.scope}`,
+          actual: `evaluation_result ${JSON.stringify(anded)}`,
+        },
+      );
+      if (unscopedHolds) {
+        const found = results.get(`${tag}-unscoped`)!;
+        for (const list of ['used_scopes', 'requested_scopes'] as const) {
+          const named = found[list];
+          ensure(Array.isArray(named) && named.includes(num.scope), {
+            expected: `${list} of an offer naming ${num.key} without a scope to name ${num.scope}, the first scope holding it (R-OFFER-14)`,
+            actual: `evaluation_result ${JSON.stringify(found)}`,
+          });
+        }
+      }
       const scoped = results.get(`${tag}-scope`)!;
       ensure(Array.isArray(scoped.used_scopes) && scoped.used_scopes.includes(custom), {
         expected: `used_scopes of an offer passing on required scope ${custom} to name it`,
@@ -293,19 +414,59 @@ export const offerConditionChecks: ContractCheck[] = [
   },
   {
     id: 'offers.filter.malformed-condition',
-    title: 'A malformed condition (unknown kind, no claim, range without bounds) is a 400 problem, not a 500',
+    title:
+      'A malformed condition (unknown kind, any leaf kind without a claim or without a value, a range with one or no bound, an AND whose subconditions is absent, null, [] or holds no condition), at the top or inside an AND, is a 400 problem, not a 500',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
-    rules: ['R-OFFER-07', 'R-OFFER-10'],
+    rules: ['R-OFFER-06', 'R-OFFER-07', 'R-OFFER-10'],
     async run(ctx) {
       const [user] = await ctx.users();
       const localId = user?.id ?? 'someone';
-      const malformed: [string, unknown][] = [
+      // Derived from R-OFFER-10's list, over every kind and both range forms: an unknown kind; each
+      // leaf kind without a claim; each range bound alone, and none; an AND whose subconditions is
+      // absent, null or []. (A market that reads a lone bound as open, or `all([])` as true, is caught.)
+      const leaves: [string, unknown][] = [
         ['an unknown kind', { kind: 'SOUNDS_LIKE_CONDITION', claim: 'x', value: 1 }],
-        ['a condition without a claim', { kind: 'EQUALITY_CONDITION', value: 1 }],
-        ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x', value: 1 }],
-        ['an AND without subconditions', { kind: 'AND_CONDITION' }],
+        // Only null and {} are "no condition"; any other JSON value that is no object has no kind
+        // (the values Python's truthiness, or a lenient decoder, would read as "none").
+        ...NOT_OBJECTS.map((value): [string, unknown] => [`${JSON.stringify(value)} as a condition`, value]),
+        ...LEAF_KINDS.flatMap((kind): [string, unknown][] => [
+          [`a ${kind} without a claim`, { kind, value: 1, min: 0, max: 2 }],
+          // An empty name names no claim, as a key or as the prior art's descriptor (R-OFFER-06).
+          [`a ${kind} whose claim is ""`, { kind, claim: '', value: 1, min: 0, max: 2 }],
+          [
+            `a ${kind} whose claim descriptor has no name`,
+            { kind, claim: { scope: 'x' }, value: 1, min: 0, max: 2 },
+          ],
+        ]),
+        // A leaf other than a range is { kind, claim, scope?, value } (R-OFFER-06): value is not optional.
+        ...LEAF_KINDS.filter((kind) => kind !== 'IN_RANGE_CONDITION').map((kind): [string, unknown] => [
+          `a ${kind} without a value`,
+          { kind, claim: 'x' },
+        ]),
+        ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x' }],
+        ...RANGE_BOUNDS.map((bound): [string, unknown] => [
+          `a range with only "${bound}"`,
+          { kind: 'IN_RANGE_CONDITION', claim: 'x', [bound]: 1 },
+        ]),
       ];
+      const ands: [string, unknown][] = [
+        ['an AND without subconditions', { kind: 'AND_CONDITION' }],
+        ['an AND whose subconditions is null', { kind: 'AND_CONDITION', subconditions: null }],
+        ['an AND whose subconditions is []', { kind: 'AND_CONDITION', subconditions: [] }],
+        // null and {} mean "no condition" for a level only; inside an AND they are no condition kind.
+        ['an AND holding null', { kind: 'AND_CONDITION', subconditions: [null] }],
+        ['an AND holding {}', { kind: 'AND_CONDITION', subconditions: [{}] }],
+      ];
+      // Malformed anywhere in the tree is malformed: each case again inside an AND, beside a
+      // well-formed leaf, so a market that validates only the top level is caught.
+      const wellFormed = { kind: 'EQUALITY_CONDITION', claim: 'x', value: 1 };
+      const malformed: [string, unknown][] = [...leaves, ...ands].flatMap(
+        ([what, condition]): [string, unknown][] => [
+          [what, condition],
+          [`${what}, inside an AND`, { kind: 'AND_CONDITION', subconditions: [wellFormed, condition] }],
+        ],
+      );
       for (const [what, condition] of malformed) {
         const exchange = await callFilter(ctx, {
           local_id: localId,

@@ -15,6 +15,8 @@ import { bearer, type SignedInUser, signedIn, signedInAtService } from '../suppo
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
+/** How far a market's clock may be from certify's for a claim token's iat (the webhook window's default). */
+const IAT_SKEW_SECONDS = 300;
 
 interface Pushed {
   user: SignedInUser;
@@ -121,23 +123,33 @@ export const pushClaimsChecks: ContractCheck[] = [
     spec: 'WIRE §7',
     rules: ['R-CLAIM-05', 'R-CLAIM-06', 'R-EP-12'],
     async run(ctx) {
+      // iat is a JWT NumericDate: SECONDS since the epoch, the time of this push. Milliseconds (an
+      // integer too) would pass the payload's type check, so the value is held to the push's window,
+      // with IAT_SKEW_SECONDS either side for a market whose clock differs from ours.
+      const started = Math.floor(Date.now() / 1000);
       const { credifyId, tokens } = await pushAsSignedInUser(ctx);
+      const ended = Math.ceil(Date.now() / 1000);
       const publicKey = await ctx.sandbox.claimPublicKey();
       if (publicKey === undefined) return ctx.skip('the service has no public key for the organisation');
       for (const t of tokens) {
+        let iat: number | undefined;
         try {
-          await verifyClaimToken(t.token, publicKey, {
+          ({ iat } = await verifyClaimToken(t.token, publicKey, {
             organizationId: ctx.sandbox.organizationId,
             credifyId,
             scopeName: t.scopeName,
             scopeHash: t.scopeHash,
-          });
+          }));
         } catch (error) {
           fail({
             expected: `the claim token for scope ${t.scopeName} to verify ({"alg":"EdDSA","typ":"JWT"}, iss = APP_ID, user_id = credify_id)`,
             actual: isKitError(error) ? error.message : String(error),
           });
         }
+        ensure(iat >= started - IAT_SKEW_SECONDS && iat <= ended + IAT_SKEW_SECONDS, {
+          expected: `the claim token for scope ${t.scopeName} to carry "iat" = the push time in seconds since the epoch (JWT NumericDate), within ${IAT_SKEW_SECONDS} s of ${started}–${ended}`,
+          actual: `"iat": ${iat}`,
+        });
       }
       const scopes = tokens.map((t) => t.scopeName);
       ensure(new Set(scopes).size === scopes.length, {
