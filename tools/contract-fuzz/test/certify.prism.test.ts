@@ -70,6 +70,10 @@ const NOT_THROUGH_PRISM: Record<string, string> = {
 // request validation does not match: it still refuses the text/plain one.
 const KNOWN_REFUSED_BUT_ACCEPTED: Record<string, number> = {
   'webhook.wrong-content-type': 1,
+  // Not drift: the body as a JSON string holding the object's text, which Prism refuses and then
+  // forwards unwrapped (the object itself), so the server accepts what it never saw as a string.
+  'domain.create.order-03': 1,
+  'domain.disburse.ep-10': 1,
 };
 
 /**
@@ -83,6 +87,18 @@ const FAILS_THROUGH_PRISM: Record<string, string> = {
     'the spaced body is compacted by Prism back into the signed one, so the server acknowledges it',
   'webhook.raw-bytes-verified': 'the pretty-printed signed body arrives compacted: its signature fails',
   'webhook.multibyte-body': 'its pretty-printed signed bodies arrive compacted: their signature fails',
+  // The body as every other JSON type (support/domain-cases.ts): Prism forwards a top-level string,
+  // number, boolean, null or array re-serialised or unwrapped (the order's JSON text as a string
+  // arrives as the object), so the server answers another body than certify sent.
+  'domain.create.order-03': 'its non-object bodies arrive unwrapped or re-serialised by Prism',
+  'domain.disburse.ep-10': 'its non-object bodies arrive unwrapped or re-serialised by Prism',
+  'domain.offer-filter.offer-01': 'its non-object bodies arrive unwrapped or re-serialised by Prism',
+  'domain.push-claims.ep-12': 'its non-object bodies arrive unwrapped or re-serialised by Prism',
+  'domain.webhook.order-status': 'its signed non-object bodies arrive re-serialised: their signature fails',
+  'domain.webhook.disbursement-requirement':
+    'its signed non-object bodies arrive re-serialised: their signature fails',
+  'domain.webhook.offer-transaction':
+    'its signed non-object bodies arrive re-serialised: their signature fails',
 };
 
 interface Run {
@@ -241,7 +257,9 @@ describe.each(['basic', 'data-sharing'] as const)('certify through Prism, %s ref
       .map((r) => `${r.id} [${r.status}]`);
     expect(notPassed.sort()).toEqual(
       [
-        ...Object.keys(FAILS_THROUGH_PRISM).map((id) => `${id} [fail]`),
+        ...Object.keys(FAILS_THROUGH_PRISM)
+          .filter((id) => checksFor(mode).some((check) => check.id === id))
+          .map((id) => `${id} [fail]`),
         'restart.state-survives [not-exercised]',
       ].sort(),
     );
