@@ -5,7 +5,7 @@
  * conditions, no user ID), which the suite sends itself with a token the service issued.
  */
 import type { ClaimObject } from '@bnpl-kit/core';
-import { commitmentKeyFor } from '@bnpl-kit/core/wire';
+import { commitmentKeyFor, LEAF_CONDITION_KINDS } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import { routeUrl } from '../support/routes.js';
 import { bearer } from '../support/users.js';
@@ -19,16 +19,7 @@ interface Claim {
 
 const DIGITS = /^\d{1,15}$/;
 
-/** WIRE §7's leaf condition kinds (R-OFFER-05) and the bounds of both range forms (R-OFFER-07). */
-const LEAF_KINDS = [
-  'EQUALITY_CONDITION',
-  'LARGER_THAN_CONDITION',
-  'LARGER_THAN_OR_EQUAL_CONDITION',
-  'LESS_THAN_CONDITION',
-  'LESS_THAN_OR_EQUAL_CONDITION',
-  'CONTAIN_CONDITION',
-  'IN_RANGE_CONDITION',
-] as const;
+/** The bounds of both range forms (R-OFFER-07); the leaf kinds are core's (R-OFFER-05). */
 const RANGE_BOUNDS = ['min', 'max', 'value', 'upper'] as const;
 /** JSON values that are no object: each is a condition without a kind. */
 const NOT_OBJECTS: unknown[] = [
@@ -430,7 +421,7 @@ export const offerConditionChecks: ContractCheck[] = [
         // Only null and {} are "no condition"; any other JSON value that is no object has no kind
         // (the values Python's truthiness, or a lenient decoder, would read as "none").
         ...NOT_OBJECTS.map((value): [string, unknown] => [`${JSON.stringify(value)} as a condition`, value]),
-        ...LEAF_KINDS.flatMap((kind): [string, unknown][] => [
+        ...LEAF_CONDITION_KINDS.flatMap((kind): [string, unknown][] => [
           [`a ${kind} without a claim`, { kind, value: 1, min: 0, max: 2 }],
           // An empty name names no claim, as a key or as the prior art's descriptor (R-OFFER-06).
           [`a ${kind} whose claim is ""`, { kind, claim: '', value: 1, min: 0, max: 2 }],
@@ -440,10 +431,9 @@ export const offerConditionChecks: ContractCheck[] = [
           ],
         ]),
         // A leaf other than a range is { kind, claim, scope?, value } (R-OFFER-06): value is not optional.
-        ...LEAF_KINDS.filter((kind) => kind !== 'IN_RANGE_CONDITION').map((kind): [string, unknown] => [
-          `a ${kind} without a value`,
-          { kind, claim: 'x' },
-        ]),
+        ...LEAF_CONDITION_KINDS.filter((kind) => kind !== 'IN_RANGE_CONDITION').map(
+          (kind): [string, unknown] => [`a ${kind} without a value`, { kind, claim: 'x' }],
+        ),
         ['a range without bounds', { kind: 'IN_RANGE_CONDITION', claim: 'x' }],
         ...RANGE_BOUNDS.map((bound): [string, unknown] => [
           `a range with only "${bound}"`,

@@ -68,6 +68,7 @@ export {
 } from './models/status.js';
 export { unstorableReason } from './models/text.js';
 export { field, issuesOf, parseWire, type WireCodec, type WireField, wireObject } from './models/wire.js';
+export { LEAF_CONDITION_KINDS } from './offers/conditions.js';
 export { filterOffers } from './offers/filter.js';
 export { type FilterOffersResponse, filterOffersResponseSchema } from './offers/schemas.js';
 // The service API: one route table for the client and the sandbox.

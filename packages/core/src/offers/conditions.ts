@@ -24,7 +24,8 @@
 import * as z from 'zod';
 import { compareNumeric, isNumeric } from './compare.js';
 
-const LEAF_CONDITION_KINDS = [
+/** WIRE §7 R-OFFER-05: the leaf condition kinds (an AND_CONDITION holds them). */
+export const LEAF_CONDITION_KINDS = [
   'EQUALITY_CONDITION',
   'LARGER_THAN_CONDITION',
   'LARGER_THAN_OR_EQUAL_CONDITION',
