@@ -319,6 +319,49 @@ describe('retries', () => {
     expect(s.count(`POST ${ORDERS}/ord-1/disburse`)).toBe(1);
   });
 
+  it('repeat a mutating call whose connection failed, with its Idempotency-Key, up to `retries`', async () => {
+    const reset = () => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      });
+    };
+    const s = scriptedFetch({
+      'POST /v1/token': () => tokenAnswer(),
+      [`POST ${ORDERS}/ord-1/disburse`]: [
+        reset,
+        reset,
+        () => envelope(wireServiceOrder({ order_status: 'PAID' })),
+      ],
+    });
+    await expect(client(s.fetch, { retries: 2 }).disburseOrder('ord-1', {})).resolves.toMatchObject({
+      id: 'ord-1',
+    });
+    const keys = s.seen
+      .filter((r) => r.path.endsWith('/disburse'))
+      .map((r) => r.headers.get('idempotency-key'));
+    expect(keys).toEqual(['disburse:ord-1', 'disburse:ord-1', 'disburse:ord-1']);
+
+    const again = scriptedFetch({
+      'POST /v1/token': () => tokenAnswer(),
+      [`POST ${ORDERS}/ord-1/disburse`]: reset,
+    });
+    expect((await failureOf(client(again.fetch, { retries: 1 }).disburseOrder('ord-1', {}))).code).toBe(
+      'upstream_unavailable',
+    );
+    expect(again.count(`POST ${ORDERS}/ord-1/disburse`)).toBe(2);
+  });
+
+  it('never repeat a mutating call the service answered 429 (it answered: not a dead connection)', async () => {
+    const s = scriptedFetch({
+      'POST /v1/token': () => tokenAnswer(),
+      [`POST ${ORDERS}/ord-1/disburse`]: () => failure(429),
+    });
+    expect((await failureOf(client(s.fetch, { retries: 5 }).disburseOrder('ord-1', {}))).code).toBe(
+      'upstream_unavailable',
+    );
+    expect(s.count(`POST ${ORDERS}/ord-1/disburse`)).toBe(1);
+  });
+
   it('retry the token request itself', async () => {
     const s = scriptedFetch({
       'POST /v1/token': [() => failure(503), () => tokenAnswer()],

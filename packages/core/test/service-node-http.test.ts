@@ -144,6 +144,27 @@ describe.each(Object.entries(TRANSPORTS))('the service client over %s', (_name, 
     expect((await c.getOrder('ord-1')).id).toBe('ord-1');
   });
 
+  // A pooled keep-alive socket the service closes as the client reuses it: the request dies with no
+  // answer. Bun's fetch met this under load (a certification's create answered 503 three times).
+  it('repeats a mutating call whose connection closed without an answer, with the same Idempotency-Key', async () => {
+    let first = true;
+    const s = await service((req, res) => {
+      if (!first) return json(ORDER)(req, res);
+      first = false;
+      req.socket.destroy();
+    });
+    const c = createServiceClient({
+      baseUrl: s.baseUrl,
+      apiKey: 'key-123456',
+      retries: 1,
+      sleep: async () => {},
+      ...transport,
+    });
+    expect((await c.createOrder(orderInput)).id).toBe('ord-1');
+    expect(s.seen.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(s.seen[1]?.headers['idempotency-key']).toBe(s.seen[0]?.headers['idempotency-key']);
+  });
+
   it('reports a refused connection as unreachable', async () => {
     const s = await service(json(ORDER));
     await new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -33,7 +33,11 @@ export interface ServiceClientOptions {
   fetch?: typeof fetch;
   /** Per attempt, covering the whole answer. Default 8000. */
   timeoutMs?: number;
-  /** Extra attempts of idempotent operations. Default 2. */
+  /**
+   * Extra attempts: of a read on no answer, a timeout or a 5xx; of a mutating call (create, cancel,
+   * disburse, push claims, each with its Idempotency-Key) only when its connection failed without
+   * an answer. Default 2.
+   */
   retries?: number;
   /** Backoff ceiling of the first retry, doubled each time. Default 200. */
   retryBaseDelayMs?: number;

@@ -78,3 +78,15 @@ export function isRetryable(error: unknown): boolean {
   const status = error.extensions?.upstream_status;
   return typeof status === 'number' && status >= 500;
 }
+
+/**
+ * The connection failed and nothing was answered (transport.ts: the call threw, not a timeout),
+ * as opposed to an `upstream_unavailable` the service answered (429, which carries its status).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  return (
+    error instanceof KitError &&
+    error.code === 'upstream_unavailable' &&
+    error.extensions?.upstream_status === undefined
+  );
+}

@@ -1,7 +1,7 @@
 /**
  * One call of a service operation, whoever authorises it: the request body encoded (and checked)
  * with the route's codec, the URL built from the route table, the headers (idempotency key made
- * header-safe), and the exchange retried by the policy when the operation is idempotent. What
+ * header-safe), and the exchange retried by the policy (retry.ts says which failures of which calls). What
  * comes back is the route's response codec's output.
  */
 import type * as z from 'zod';
@@ -11,7 +11,7 @@ import type { CheckedRequest } from './echoed-answer.js';
 import type { HttpCall } from './http-call.js';
 import { headerSafe } from './idempotency.js';
 import { isPrevalidated, prevalidatedWire } from './prevalidated.js';
-import { type RetryPolicy, withRetries } from './retry.js';
+import { type RetryPolicy, retryableFor, withRetries } from './retry.js';
 import {
   buildServicePath,
   IDEMPOTENCY_KEY_HEADER,
@@ -109,22 +109,25 @@ export function createSender(options: SenderOptions): Send {
     const key = input.options?.idempotencyKey ?? input.idempotencyKey;
     // A caller's own key with characters a header cannot carry would fail inside fetch (a
     // misleading "service unreachable"); encode it the way the derived keys are.
-    if (!route.idempotent && key !== undefined) {
-      headers[IDEMPOTENCY_KEY_HEADER] = HEADER_VALUE.test(key) ? key : headerSafe(key);
-    }
+    const keyed = !route.idempotent && key !== undefined;
+    if (keyed) headers[IDEMPOTENCY_KEY_HEADER] = HEADER_VALUE.test(key) ? key : headerSafe(key);
     // `exchange` validated `data` with this route's response codec, so it is that codec's output.
-    return withRetries(policy, route.idempotent, input.options?.signal, () =>
-      exchange({
-        operation,
-        route,
-        url: urlFor(route, input),
-        headers,
-        body: body?.text,
-        sent: body?.checked,
-        timeoutMs,
-        signal: input.options?.signal,
-        call: options.call(),
-      }),
+    return withRetries(
+      policy,
+      retryableFor({ idempotent: route.idempotent, keyed }),
+      input.options?.signal,
+      () =>
+        exchange({
+          operation,
+          route,
+          url: urlFor(route, input),
+          headers,
+          body: body?.text,
+          sent: body?.checked,
+          timeoutMs,
+          signal: input.options?.signal,
+          call: options.call(),
+        }),
     ) as Promise<ResponseOf<Op>>;
   };
 }
