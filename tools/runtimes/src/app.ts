@@ -3,12 +3,19 @@
  * the contract suite's conforming market (configured over HTTP once its URL is known, as
  * contract-tests' swappable market is in-process), the behaviour suite's markets
  * (behaviour-host.ts), a probe of the runtime's Web Crypto Ed25519,
- * and a verify loop the bench times from outside (workerd freezes clocks inside a request).
+ * a verify loop the bench times from outside (workerd freezes clocks inside a request), and one
+ * service-client call against a stand-in service the test controls (`/__create-order`).
  */
 
 import { createTestMarket, type TestMarketConfig, webhookVectors } from '@bnpl-kit/contract-tests/testing';
-import { createKeyring, type Market, type MarketStore, verifyWebhook } from '@bnpl-kit/core';
-import type { MemoryStore } from '@bnpl-kit/core/testing';
+import {
+  createKeyring,
+  createServiceClient,
+  type Market,
+  type MarketStore,
+  verifyWebhook,
+} from '@bnpl-kit/core';
+import { type MemoryStore, orderFixture } from '@bnpl-kit/core/testing';
 import { handleBehaviour } from './behaviour-host.js';
 
 let market: Market | undefined;
@@ -95,6 +102,24 @@ async function verifyMany(n: number): Promise<void> {
   }
 }
 
+/**
+ * Creates one order at `serviceUrl` with the service client on this runtime's fetch (one retry, no
+ * backoff wait): `{ id }`, or the error's `{ code }`.
+ */
+async function createThrough(serviceUrl: string): Promise<Response> {
+  const client = createServiceClient({
+    baseUrl: serviceUrl,
+    apiKey: 'key-123456',
+    retries: 1,
+    sleep: async () => {},
+  });
+  try {
+    return Response.json({ id: (await client.createOrder(orderFixture())).id });
+  } catch (error) {
+    return Response.json({ code: (error as { code?: string }).code ?? String(error) });
+  }
+}
+
 export async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
   switch (url.pathname) {
@@ -113,6 +138,8 @@ export async function handle(request: Request): Promise<Response> {
       return new Response(null, { status: 204 });
     case '/__probe':
       return Response.json(await probe());
+    case '/__create-order':
+      return createThrough(((await request.json()) as { serviceUrl: string }).serviceUrl);
     case '/__verify':
       await verifyMany(Number(url.searchParams.get('n') ?? '0'));
       return new Response(null, { status: 204 });

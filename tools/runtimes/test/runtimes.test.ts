@@ -5,6 +5,8 @@
  * the market the runtime serves (memory store; the sandbox is a real HTTP server in this process).
  */
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
 import { webhookVectors } from '@bnpl-kit/contract-tests/testing';
 import { INTEGRATION_MODES, type IntegrationMode } from '@bnpl-kit/core';
@@ -87,6 +89,26 @@ describe.concurrent.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) =>
     }
   });
 
+  // A kept-alive connection the service closes as it is reused fails with no answer; under load
+  // Bun's fetch met it in the middle of a certification (a create answered 503). The service client
+  // sends the create once more with its Idempotency-Key; here the stand-in service drops the first
+  // create's connection every time, so the repeat is observed on every runtime's fetch.
+  it.sequential('repeats a create whose connection died without an answer, with its Idempotency-Key', async () => {
+    const service = await dropsFirstCreate();
+    try {
+      const answer = await fetch(`${running.origin}/__create-order`, {
+        method: 'POST',
+        body: JSON.stringify({ serviceUrl: service.url }),
+      });
+      expect(await answer.json()).toEqual({ id: 'ord-dropped-once' });
+      expect(service.createKeys).toHaveLength(2);
+      expect(service.createKeys[1]).toBe(service.createKeys[0]);
+      expect(service.createKeys[0]).toMatch(/^create-order:/);
+    } finally {
+      await service.close();
+    }
+  });
+
   // Both modes, strictly: every check passes (a restart is a new market on the runtime's store).
   it.sequential.each(INTEGRATION_MODES)(
     'certifies strictly (%s): every contract check passes, none skipped',
@@ -123,6 +145,39 @@ if (databaseUrl) {
       }
     });
   });
+}
+
+/**
+ * A stand-in service that hands out a token and creates orders, but destroys the connection of the
+ * first create it reads without answering; it records every create's Idempotency-Key.
+ */
+async function dropsFirstCreate() {
+  const createKeys: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const reply = (data: unknown) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: true, data }));
+      if (req.url === '/v1/token') return reply({ access_token: 'tok-1', expires_in: 3600 });
+      createKeys.push(String(req.headers['idempotency-key']));
+      if (createKeys.length === 1) return req.socket.destroy();
+      const sent = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      reply({ id: 'ord-dropped-once', ...sent, order_status: 'PENDING' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    createKeys,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The contract suite, strict, against the market the runtime serves in `mode`. */
