@@ -5,7 +5,8 @@
  * and UTF-16 are `invalid_json` 400s that change nothing (WIRE §2); whitespace around the value is
  * JSON and accepted; a byte-order mark, duplicate members and deep nesting may be accepted or
  * refused with a 400 problem, never a 5xx; `application/json` in another case or with parameters is
- * JSON, another media type a 415 (the webhook reads any). One check per route, its cases a few at a time.
+ * JSON, another media type a 415, a type that only starts with or contains `application/json` included,
+ * and no `Content-Type` a 415 or 400 (the webhook reads any). One check per route, its cases a few at a time.
  */
 import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem } from '../expect.js';
@@ -31,15 +32,15 @@ const CONCURRENCY = 4;
 const MARKER = 'certify-syntax-marker';
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
-type Expectation = 'invalid-json' | 'accepted' | 'accepted-or-400' | 'unsupported-media-type';
+type Expectation = 'invalid-json' | 'accepted' | 'accepted-or-400' | 'unsupported-media-type' | 'refused';
 
 interface SyntaxCase {
   what: string;
   expect: Expectation;
   /** The bytes sent, from the valid body's JSON text. */
   bytes(json: string): Uint8Array;
-  /** The `Content-Type` sent (default `application/json`). */
-  contentType?: string;
+  /** The `Content-Type` sent (default `application/json`; `null`: the header left out). */
+  contentType?: string | null;
 }
 
 /**
@@ -47,13 +48,21 @@ interface SyntaxCase {
  * follow, so each of these is JSON; another type is a 415 (R-ERR-10). The webhook receiver reads a
  * signed body whatever its label (WIRE §4): there each is accepted, another type accepted or a 415.
  */
-const MEDIA_TYPES: readonly [string, Expectation][] = [
+const MEDIA_TYPES: readonly [string | null, Expectation][] = [
   ['application/json; charset=utf-8', 'accepted'],
   ['application/json;charset=UTF-8', 'accepted'],
   ['Application/JSON', 'accepted'],
   ['application/json ; charset="utf-8"', 'accepted'],
   ['text/plain; charset=utf-8', 'unsupported-media-type'],
   ['application/x-www-form-urlencoded', 'unsupported-media-type'],
+  // Types that only start with, or merely contain, `application/json`: the type is compared whole
+  // (a `startswith`, `strpos` or `includes` test lets these through).
+  ['application/jsonp', 'unsupported-media-type'],
+  ['application/json-seq', 'unsupported-media-type'],
+  ['text/plain; profile="application/json"', 'unsupported-media-type'],
+  // No label at all is not JSON either (a parser that reads any body "as JSON" takes it): refused,
+  // as a 415 or a 400, either way unread.
+  [null, 'refused'],
 ];
 
 /** The valid body's JSON with bytes in place of an extra member's value (unknown members are ignored). */
@@ -125,7 +134,7 @@ const CASES: SyntaxCase[] = [
   },
   ...MEDIA_TYPES.map(
     ([type, expect]): SyntaxCase => ({
-      what: `Content-Type: ${type}`,
+      what: type === null ? 'no Content-Type' : `Content-Type: ${type}`,
       expect,
       contentType: type,
       bytes: (j) => utf8(j),
@@ -136,7 +145,7 @@ const CASES: SyntaxCase[] = [
 interface Target {
   /** A valid body now (a fresh reference each call where the route needs one). */
   body(): unknown;
-  send(bytes: Uint8Array, contentType?: string): Promise<HttpExchange>;
+  send(bytes: Uint8Array, contentType?: string | null): Promise<HttpExchange>;
   /** Service operation a refused body must not have called. */
   serviceOperation?: string;
 }
@@ -150,16 +159,28 @@ async function targetFor(ctx: CheckContext, operation: MarketOperation): Promise
       // PENDING again: a status the order has at the service, so an accepted case moves nothing.
       body: () => ({ type: 'BNPL_ORDER_STATUS_UPDATED', order_id: order.id, order_status: 'PENDING' }),
       send: async (bytes, contentType) =>
-        (await sendWebhook(ctx, bytes, contentType ? { headers: { 'Content-Type': contentType } } : {}))
-          .exchange,
+        (
+          await sendWebhook(
+            ctx,
+            bytes,
+            contentType === null
+              ? { dropHeaders: ['Content-Type'] }
+              : contentType
+                ? { headers: { 'Content-Type': contentType } }
+                : {},
+          )
+        ).exchange,
     };
   }
-  const headers = { ...(await credentialsFor(ctx, route.auth)), 'content-type': 'application/json' };
-  const post = (url: string) => (bytes: Uint8Array, contentType?: string) =>
+  const credentials = await credentialsFor(ctx, route.auth);
+  const post = (url: string) => (bytes: Uint8Array, contentType?: string | null) =>
     ctx.http.send(url, {
       method: 'POST',
       body: bytes,
-      headers: { ...headers, ...(contentType && { 'content-type': contentType }) },
+      headers:
+        contentType === null
+          ? credentials
+          : { ...credentials, 'content-type': contentType ?? 'application/json' },
     });
   switch (operation) {
     case 'createOrder':
@@ -214,6 +235,11 @@ function judge(
     expectProblem(exchange, 415, { what, code: 'unsupported_media_type', spec: 'WIRE §2' });
     return;
   }
+  if (c.expect === 'refused' && (!webhook || exchange.status === 415 || exchange.status === 400)) {
+    const status = exchange.status === 400 ? 400 : 415;
+    expectProblem(exchange, status, { what: `(a 415 or a 400) ${what}`, spec: 'WIRE §2' });
+    return;
+  }
   if (stateful && c.expect !== 'invalid-json' && exchange.status === 409) {
     expectProblem(exchange, 409, { what: `${what} (a state conflict after reading it)`, spec: 'WIRE §5' });
     return;
@@ -255,12 +281,14 @@ function syntaxCheck(operation: MarketOperation): ContractCheck {
             return undefined;
           } catch (error) {
             const expected = error instanceof ContractViolation ? error.expected : String(error);
-            const rule = c.contentType ? 'R-ERR-10' : webhookRoute ? 'R-WH-17' : 'R-ERR-03';
+            const rule = c.contentType !== undefined ? 'R-ERR-10' : webhookRoute ? 'R-WH-17' : 'R-ERR-03';
             return `  [${rule}] ${c.what}: expected ${expected}; got HTTP ${exchange.status} ${exchange.text.slice(0, 240)}`;
           }
         });
       const refused = CASES.filter(
-        (c) => c.expect === 'invalid-json' || (c.expect === 'unsupported-media-type' && !webhookRoute),
+        (c) =>
+          c.expect === 'invalid-json' ||
+          ((c.expect === 'unsupported-media-type' || c.expect === 'refused') && !webhookRoute),
       );
       const failures = (await run(refused)).filter((f) => f !== undefined);
       if (target.serviceOperation !== undefined) {
