@@ -17,7 +17,8 @@
  * flight at either end of the window put a few queries more in it than the answers counted (at
  * 16 connections and a few hundred orders/s, 1–3 %): 1.02 is one round trip per order.
  *
- * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,baseline-http,express,koa,hono; a name
+ * Environment: BENCH_ORDER_CONNECTIONS (16), BENCH_CANDIDATES (baseline,baseline-http,baseline-express,
+ * baseline-koa,baseline-hono,express,koa,hono; a name
  * with `@before` runs that server from the checkout at BENCH_BEFORE, see pg-rounds.ts),
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_DATABASE_URL, BENCH_PIN; BENCH_NODE_FLAGS and
  * BENCH_SERVICE_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) for the server and the service;
@@ -33,8 +34,27 @@ import { DATABASE_URL } from './pg-fixture.js';
 import * as rounds from './pg-rounds.js';
 import { isPinned, LOAD_CPU, pin } from './pin.js';
 
-// `baseline-http` is the baseline with its service call on node:http, as the kit's on Node.
-const CANDIDATES = ['baseline', 'baseline-http', 'express', 'koa', 'hono'] as const;
+// `baseline-http` is the baseline with its service call on node:http, as the kit's on Node;
+// `baseline-express`, … the same as that framework's own route (the "vs own framework" column).
+const CANDIDATES = [
+  'baseline',
+  'baseline-http',
+  'baseline-express',
+  'baseline-koa',
+  'baseline-hono',
+  'express',
+  'koa',
+  'hono',
+] as const;
+const FRAMEWORK_BASELINE = 'baseline-';
+const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
+/** A kit row's own framework's baseline, measured in the same rounds. */
+const frameworkPeer = (candidate: Candidate): Candidate | undefined => {
+  const name = rounds.baseCandidate<string>(candidate);
+  return (FRAMEWORKS as readonly string[]).includes(name)
+    ? (`${FRAMEWORK_BASELINE}${name}` as Candidate)
+    : undefined;
+};
 type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof rounds.BEFORE_SUFFIX}`;
 const CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 16);
 const POOL = 40_000;
@@ -72,20 +92,26 @@ async function startService(): Promise<{ url: string; pid: number | undefined; s
   };
 }
 
+/** A baseline's transport and framework (servers/baseline-orders.ts): fetch only for `baseline`. */
+function baselineArgs(name: string): [transport: 'fetch' | 'http', framework: string] {
+  if (name === 'baseline') return ['fetch', 'node'];
+  if (name === 'baseline-http') return ['http', 'node'];
+  return ['http', name.slice(FRAMEWORK_BASELINE.length)];
+}
+
 async function measure(candidate: Candidate, schema: string) {
   const service = await startService();
   try {
-    const framework = rounds.baseCandidate<(typeof CANDIDATES)[number]>(candidate);
-    const spec =
-      framework === 'baseline' || framework === 'baseline-http'
-        ? {
-            script: rounds.scriptFor(candidate, server('baseline-orders')),
-            args: [DATABASE_URL, schema, service.url, framework === 'baseline' ? 'fetch' : 'http'],
-          }
-        : {
-            script: rounds.scriptFor(candidate, server('kit-orders')),
-            args: [framework, DATABASE_URL, schema, service.url],
-          };
+    const name = rounds.baseCandidate<(typeof CANDIDATES)[number]>(candidate);
+    const spec = name.startsWith('baseline')
+      ? {
+          script: rounds.scriptFor(candidate, server('baseline-orders')),
+          args: [DATABASE_URL, schema, service.url, ...baselineArgs(name)],
+        }
+      : {
+          script: rounds.scriptFor(candidate, server('kit-orders')),
+          args: [name, DATABASE_URL, schema, service.url],
+        };
     return await measureChild(spec, '/v1/orders', createRequests(), {
       connections: CONNECTIONS,
       warmup: rounds.WARMUP,
@@ -108,7 +134,7 @@ async function run(): Promise<void> {
         `in its own process${isPinned() ? ` on CPU ${LOAD_CPU} with the load generator` : ''}.`,
     );
     const runs = await rounds.interleave(candidates, (candidate) => measure(candidate, fixture.schema));
-    printTable(rounds.summarise(runs, {}, 'baseline'));
+    printTable(rounds.summarise(runs, {}, 'baseline', undefined, frameworkPeer));
   });
 }
 

@@ -5,25 +5,37 @@
  * the same sandbox service with a cached access token, one INSERT. No fingerprint, no replay
  * lookup, no history row: the floor, not a design to copy.
  *
- * The service call goes through fetch, as a hand-written endpoint usually does; with `http` as the
- * last argument (the `baseline-http` candidate) through `node:http` with a kept-alive agent, as
- * the kit's service client does on Node: the floor for the kit's own work, the transport aside.
+ * The service call goes through fetch, as a hand-written endpoint usually does; with `http` (the
+ * `baseline-http` candidate) through `node:http` with a kept-alive agent, as the kit's service
+ * client does on Node: the floor for the kit's own work, the transport aside. By default on bare
+ * node:http; behind Express, Koa or Hono (`baseline-express`, …: the same endpoint as that
+ * framework's own route, with the `http` transport) it is the floor of a market on that framework,
+ * which the kit's adapter is compared with too, as in webhook-pg.
  *
- *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl> [fetch|http]
+ *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl> [fetch|http] [node|express|koa|hono]
  */
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { OrderCreateRequest } from '@bnpl-kit/core';
 import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 import { countRoundTrips } from './count-round-trips.js';
 
-const [databaseUrl, schema, serviceUrl, transport = 'fetch'] = process.argv.slice(2) as [
+const [databaseUrl, schema, serviceUrl, transport = 'fetch', framework = 'node'] = process.argv.slice(2) as [
   string,
   string,
   string,
   ('fetch' | 'http')?,
+  ('node' | 'express' | 'koa' | 'hono')?,
 ];
+const ORDERS_PATH = '/v1/orders';
 countRoundTrips(pg);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
 
@@ -71,21 +83,22 @@ function sumsUp(order: OrderCreateRequest): boolean {
   return sum !== 0n && sum === BigInt(value);
 }
 
-function send(res: ServerResponse, status: number, body: string): void {
+function send(res: ServerResponse, [status, body]: Answer): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.headers.authorization !== 'Bearer bench-market-token') return send(res, 401, '{}');
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+type Answer = [status: number, body: string];
+
+/** The endpoint, whatever serves it: the Authorization header and the body's bytes in, an answer out. */
+async function create(authorization: string | undefined, bytes: Buffer): Promise<Answer> {
+  if (authorization !== 'Bearer bench-market-token') return [401, '{}'];
   let order: OrderCreateRequest;
   try {
-    order = parseWire(orderCreateRequestCodec.schema, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    order = parseWire(orderCreateRequestCodec.schema, JSON.parse(bytes.toString('utf8')));
   } catch {
-    return send(res, 400, '{"code":"validation_failed"}');
+    return [400, '{"code":"validation_failed"}'];
   }
-  if (!sumsUp(order)) return send(res, 400, '{"code":"validation_failed"}');
+  if (!sumsUp(order)) return [400, '{"code":"validation_failed"}'];
   const answer = await post(`${serviceUrl}/v1/integration/bnpl-consumers/orders`, {
     headers: {
       authorization: `Bearer ${token}`,
@@ -95,7 +108,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     },
     body: JSON.stringify(orderCreateRequestCodec.encode(order)),
   });
-  if (!answer.ok) return send(res, 502, '{"code":"service_error"}');
+  if (!answer.ok) return [502, '{"code":"service_error"}'];
   const created = (JSON.parse(answer.text) as { data: { id: string; order_status: string } }).data;
   await pool.query(
     `INSERT INTO bnpl_orders (id, reference_id, total_value, currency, order_lines, status, request_fingerprint)
@@ -109,8 +122,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       created.order_status,
     ],
   );
-  send(
-    res,
+  return [
     201,
     JSON.stringify({
       id: created.id,
@@ -118,10 +130,52 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       total_amount: order.totalAmount,
       status: created.order_status,
     }),
+  ];
+}
+
+const INTERNAL: Answer = [500, '{"code":"internal"}'];
+
+/** For node:http, Express and Koa: the request's own stream and headers. */
+async function createNode(req: IncomingMessage): Promise<Answer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return create(req.headers.authorization, Buffer.concat(chunks)).catch(() => INTERNAL);
+}
+
+/** The same endpoint as each framework's own route would be written by hand (`node` = no framework). */
+async function listen(): Promise<Server> {
+  if (framework === 'express') {
+    const { default: express } = await import('express');
+    const app = express();
+    app.post(ORDERS_PATH, (req, res) => void createNode(req).then((answer) => send(res, answer)));
+    return app.listen(0, '127.0.0.1');
+  }
+  if (framework === 'koa') {
+    const { default: Koa } = await import('koa');
+    const app = new Koa();
+    app.use(async (ctx) => {
+      if (ctx.method !== 'POST' || ctx.path !== ORDERS_PATH) return;
+      const [status, body] = await createNode(ctx.req);
+      ctx.status = status;
+      ctx.type = 'application/json';
+      ctx.body = body;
+    });
+    return app.listen(0, '127.0.0.1');
+  }
+  if (framework === 'hono') {
+    const { Hono } = await import('hono');
+    const { serve } = await import('@hono/node-server');
+    const app = new Hono().post(ORDERS_PATH, async (c) => {
+      const bytes = Buffer.from(await c.req.arrayBuffer());
+      const [status, text] = await create(c.req.header('authorization'), bytes).catch(() => INTERNAL);
+      return c.body(text, status as 201, { 'content-type': 'application/json' });
+    });
+    return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  }
+  return createServer((req, res) => void createNode(req).then((answer) => send(res, answer))).listen(
+    0,
+    '127.0.0.1',
   );
 }
 
-const server = createServer((req, res) => {
-  handle(req, res).catch(() => send(res, 500, '{"code":"internal"}'));
-}).listen(0, '127.0.0.1');
-await serveForParent(server);
+await serveForParent(await listen());
