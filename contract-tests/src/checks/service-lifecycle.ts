@@ -5,6 +5,7 @@
  */
 import { ensure } from '../expect.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
+import { untilElapsed } from '../support/clock.js';
 import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -21,7 +22,49 @@ async function callsOf(ctx: CheckContext, since: number, operation: string) {
   return (await ctx.sandbox.serviceCalls(since)).filter((c) => c.operation === operation);
 }
 
+/**
+ * How old the market's access token is made before the calls that must reuse it: past
+ * (3600 − 60) ms, where a cache reckoned in milliseconds from the sandbox's `expires_in` of 3600
+ * (seconds) has run out, and with it every cache shorter than that (nanoseconds, a cache of one call).
+ */
+const TOKEN_AGE_MS = 4000;
+
+/** The service calls certify's requests make the market do, after the first: a status read each. */
+const CALLS_ON_ONE_TOKEN = 3;
+
 export const serviceLifecycleChecks: ContractCheck[] = [
+  {
+    id: 'service.token.reused',
+    title:
+      'The access token is cached until shortly before it expires: calls seconds apart reuse it, no token request without a 401',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-02'],
+    async run(ctx) {
+      // A call, so the market holds a token (fetched now or long before).
+      const order = await createOrder(ctx);
+      const calls = await ctx.sandbox.serviceCalls(0);
+      const lastToken = calls.findLast((c) => c.operation === 'token');
+      const latest = calls.at(-1);
+      // Its age by the sandbox's own clock (no comparison across machines' clocks), then certify's
+      // clock waits out the rest: nothing when the token is older already.
+      if (lastToken && latest && Number.isFinite(lastToken.at) && Number.isFinite(latest.at))
+        await untilElapsed(Date.now() - (latest.at - lastToken.at), TOKEN_AGE_MS);
+      const since = await ctx.sandbox.lastCallId();
+      for (let read = 0; read < CALLS_ON_ONE_TOKEN; read++) await marketStatus(ctx, order.id);
+      const window = await ctx.sandbox.serviceCalls(since);
+      const renewals = window.filter((c) => c.operation === 'token');
+      // R-SVC-04: a 401 (a token the service revoked) is renewed, and a token within a minute of
+      // expiry may be too; no other renewal (the sandbox's tokens live 3600 s).
+      const refused = window.filter((c) => c.operation !== 'token' && c.status === 401).length;
+      const used = window.filter((c) => c.operation !== 'token').length;
+      ensure(renewals.length <= refused, {
+        expected: `the access token the market fetched ${TOKEN_AGE_MS / 1000} s or more before reused for its next ${CALLS_ON_ONE_TOKEN} status reads (cached until 60 s before expires_in, 3600 s, runs out)`,
+        actual: `${renewals.length} token request(s) among ${used} service call(s), ${refused} of them answered 401`,
+        spec: 'WIRE §6',
+      });
+    },
+  },
   {
     id: 'webhook.readiness-repeated',
     title:

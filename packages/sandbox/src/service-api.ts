@@ -164,6 +164,8 @@ async function faultAnswer(deps: ServiceApiDeps, fault: RouteFault, request: Req
     return failureResponse(new ServiceFailure(504, 'INTERNAL', 'Injected timeout'));
   }
   if (fault.action === 'malformed') return json({ ok: true, note: 'Injected malformed answer' });
+  if (fault.action === 'refused')
+    return json({ success: false, errors: [{ code: 'INVALID_REQUEST', message: 'Injected refusal' }] });
   return failureResponse(new ServiceFailure(fault.status, 'INTERNAL', 'Injected fault'));
 }
 
