@@ -3,7 +3,7 @@
  * and by both paths (WIRE §3), the service's access token expiring or revoked (a 401 from the service,
  * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
  */
-import { ensure } from '../expect.js';
+import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
 import { untilElapsed } from '../support/clock.js';
 import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
@@ -174,6 +174,43 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       ensure(tokens.length >= 1, {
         expected: 'a new access token requested after the 401',
         actual: 'no token request',
+        spec: 'WIRE §6',
+      });
+    },
+  },
+  {
+    id: 'service.token.renewed-once',
+    title:
+      'A 401 that persists after the renewal ends the call: one renewal, one repeat, then a 502/503/504 problem (not a 401 of the market)',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-04', 'R-ERR-11'],
+    async run(ctx) {
+      const request = sampleOrder(ctx.unique('ref'));
+      const since = await ctx.sandbox.lastCallId();
+      // Every attempt refused, however many the market makes (a loop would meet all ten).
+      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 10 });
+      let exchange: Awaited<ReturnType<typeof postOrder>>;
+      try {
+        exchange = await postOrder(ctx, request);
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      // The service refused the market's credentials, not the caller's: a 401 would tell the
+      // market's own client to fix its token (R-ERR-05).
+      expectProblem(exchange, [502, 503, 504], {
+        what: 'when the service answers 401 to the create call and again after the token was renewed',
+        code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
+        spec: 'WIRE §2, §6',
+      });
+      const creates = (await callsOf(ctx, since, 'createOrder')).filter((c) =>
+        (c.body ?? '').includes(request.reference_id),
+      );
+      const renewals = await callsOf(ctx, since, 'token');
+      ensure(creates.length <= 2 && renewals.length <= 1, {
+        expected:
+          'the create call made twice at most (the first, and one repeat after one token renewal), then given up',
+        actual: `${creates.length} create calls, ${renewals.length} token requests`,
         spec: 'WIRE §6',
       });
     },
