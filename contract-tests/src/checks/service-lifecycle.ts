@@ -215,6 +215,44 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       });
     },
   },
+  ...(
+    [
+      ['error', 'answers 500', { action: 'error', status: 500 }],
+      ['malformed', 'answers 200 with a body that is no envelope', { action: 'malformed' }],
+      ['refused', 'answers 200 with success: false', { action: 'refused' }],
+    ] as const
+  ).map(
+    ([slug, what, fault]): ContractCheck => ({
+      id: `service.token.renewal-${slug}`,
+      title: `A renewal whose token request the service ${what}: a 502/503/504 problem, and the call succeeds once the service works again`,
+      modes: BOTH_MODES,
+      spec: 'WIRE §6',
+      rules: ['R-SVC-04', 'R-ERR-11', 'R-SVC-01'],
+      async run(ctx) {
+        const request = sampleOrder(ctx.unique('ref'));
+        // The 401 makes the market renew (R-SVC-04); every token request then fails.
+        await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 1 });
+        await ctx.sandbox.injectFault({ operation: 'token', ...fault, times: 10 });
+        let exchange: Awaited<ReturnType<typeof postOrder>>;
+        try {
+          exchange = await postOrder(ctx, request);
+        } finally {
+          await ctx.sandbox.clearFaults();
+        }
+        expectProblem(exchange, [502, 503, 504], {
+          what: `when the service refused the access token and its token request ${what}`,
+          code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
+          spec: 'WIRE §2, §6',
+        });
+        const again = await postOrder(ctx, request);
+        ensure(again.status === 200 || again.status === 201, {
+          expected: 'the same order created once the token request works again (a new token fetched)',
+          exchange: again,
+          spec: 'WIRE §6',
+        });
+      },
+    }),
+  ),
   {
     id: 'restart.state-survives',
     title:
