@@ -25,6 +25,7 @@ async function certify(
     defects?: readonly Defect[];
     only?: readonly string[];
     retryKeyedCalls?: boolean;
+    onKeyedRetry?: (operation: string) => void;
     hidesRecord?: 'while-service-fails' | 'always';
   } = {},
 ): Promise<ContractReport> {
@@ -49,6 +50,7 @@ async function certify(
             ...(options.vocabulary && { vocabulary: options.vocabulary }),
             ...(options.defects && { defects: options.defects }),
             ...(options.retryKeyedCalls && { retryKeyedCalls: true }),
+            ...(options.onKeyedRetry && { onKeyedRetry: options.onKeyedRetry }),
             ...(options.hidesRecord && { hidesRecord: options.hidesRecord }),
           }),
         );
@@ -80,11 +82,20 @@ describe('a conformance market that retries keyed service calls (WIRE §6 R-SVC-
     it(`passes those ${mode} checks`, async () => {
       // The invoice a retried disbursement carries (R-EP-11): data-sharing only.
       const invoice = mode === 'data-sharing' ? ['service.disburse.'] : [];
-      const report = await certify(mode, { retryKeyedCalls: true, only: [...only, ...invoice] });
+      const retried = new Set<string>();
+      const report = await certify(mode, {
+        retryKeyedCalls: true,
+        onKeyedRetry: (operation) => retried.add(operation),
+        only: [...only, ...invoice],
+      });
       expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual(
         [],
       );
       expect(report.results.some((r) => r.id === 'service-failure.create.error')).toBe(true);
+      // The market did repeat calls (a 5xx or no answer), so the checks saw retries, not one attempt.
+      expect([...retried].sort()).toEqual(
+        mode === 'data-sharing' ? ['cancel', 'create order', 'disburse', 'push claims'] : ['create order'],
+      );
     });
   }
 });

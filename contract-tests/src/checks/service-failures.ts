@@ -22,6 +22,42 @@ const UPSTREAM = [502, 503, 504] as const;
  */
 const EVERY_ATTEMPT = 10;
 
+/**
+ * The service's answers that are no success (WIRE §6: `{ "success": true, "data": … }` is the one
+ * success, R-SVC-01): a 5xx, a 2xx that is no envelope at all, and a 2xx whose envelope says
+ * `success: false`. A market that reads the HTTP status alone, or only the data it needs, takes the
+ * last two for a success.
+ */
+interface BadAnswer {
+  slug: string;
+  what: string;
+  fault: Omit<RouteFaultSpec, 'operation'>;
+}
+
+const NOT_ENVELOPE: BadAnswer[] = [
+  {
+    slug: 'malformed',
+    what: 'answers 200 with a body that is no envelope',
+    fault: { action: 'malformed', times: EVERY_ATTEMPT },
+  },
+  {
+    slug: 'refused',
+    what: 'answers 200 with success: false',
+    fault: { action: 'refused', times: EVERY_ATTEMPT },
+  },
+];
+
+const BAD_ANSWERS: BadAnswer[] = [
+  { slug: 'error', what: 'answers 500', fault: { action: 'error', status: 500, times: EVERY_ATTEMPT } },
+  ...NOT_ENVELOPE,
+];
+
+/** Cancel and disburse met a 503 first (a service restarting), then the same two 2xx answers. */
+const ACTION_BAD_ANSWERS: BadAnswer[] = [
+  { slug: 'error', what: 'answers 503', fault: { action: 'error', status: 503, times: EVERY_ATTEMPT } },
+  ...NOT_ENVELOPE,
+];
+
 /** Runs `act` with `fault` injected, and clears every fault left afterwards (a market may not call at all). */
 async function withFault<T>(ctx: CheckContext, fault: RouteFaultSpec, act: () => Promise<T>): Promise<T> {
   await ctx.sandbox.injectFault(fault);
@@ -56,7 +92,7 @@ function createFailure(
         ? ['R-ERR-11', 'R-SVC-05']
         : slug === 'error'
           ? ['R-ERR-11', 'R-ERR-13']
-          : ['R-ERR-11'],
+          : ['R-ERR-11', 'R-SVC-01'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const exchange = await withFault(ctx, { operation: 'createOrder', ...fault }, () =>
@@ -91,90 +127,97 @@ export const serviceFailureChecks: ContractCheck[] = [
     { action: 'malformed', times: EVERY_ATTEMPT },
     'answers 200 with a malformed body',
   ),
+  createFailure(
+    'refused',
+    { action: 'refused', times: EVERY_ATTEMPT },
+    'answers 200 with success: false (a refusal inside a 2xx)',
+  ),
   // The market's own service timeout decides when it gives up (WIRE §6: 8 s by default), each attempt.
   createFailure('timeout', { action: 'timeout', times: EVERY_ATTEMPT }, 'never answers', 30_000),
-  {
-    id: 'service-failure.status.error',
-    title:
-      'The status endpoint when the service fails: its stored record (200) or a 502/503/504 problem; for an order it does not hold, a 404 or 502/503/504 problem',
-    modes: BOTH_MODES,
-    spec: 'WIRE §2',
-    rules: ['R-ERR-11', 'R-ERR-07'],
-    async run(ctx) {
-      const order = await createOrder(ctx);
-      const exchange = await withFault(
-        ctx,
-        { operation: 'getOrder', action: 'error', status: 500, times: 5 },
-        () => ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
-      );
-      if (exchange.status === 200) {
-        const body = expectJsonObject(exchange, 'for the order status while the service fails');
-        ensure(body.id === order.id && body.status === 'PENDING', {
-          expected: `the stored record of ${order.id} (status PENDING) while the service fails`,
-          exchange,
-          spec: 'WIRE §5',
-        });
-      } else {
-        expectUpstreamProblem(exchange, 'answers 500 to every status request');
-      }
-      // An order the market does not hold, while the service fails: it has no record to fall back
-      // on. Unknown to it (404) or the service's failure (502/503/504), never a 500 of its own.
-      const unknown = await withFault(
-        ctx,
-        { operation: 'getOrder', action: 'error', status: 500, times: 5 },
-        () => ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), { headers: { ...ctx.systemAuth } }),
-      );
-      if (unknown.status === 404)
-        expectProblem(unknown, 404, {
-          what: 'for an order the market does not hold, while the service fails',
-        });
-      else
-        expectUpstreamProblem(
-          unknown,
-          'answers 500 to every status request (for an order the market does not hold)',
-        );
-    },
-  },
-  ...(['cancel', 'disburse'] as const).map(
-    (action): ContractCheck => ({
-      id: `service-failure.${action}.error`,
-      title: `${action === 'cancel' ? 'Cancel' : 'Disburse'} when the service answers 503: a 502/503/504 problem, and the order can be ${action === 'cancel' ? 'cancelled' : 'disbursed'} afterwards`,
-      modes: DATA_SHARING_ONLY,
+  ...BAD_ANSWERS.map(
+    (bad): ContractCheck => ({
+      id: `service-failure.status.${bad.slug}`,
+      title: `The status endpoint when the service ${bad.what}: its stored record (200) or a 502/503/504 problem; for an order it does not hold, a 404 or 502/503/504 problem`,
+      modes: BOTH_MODES,
       spec: 'WIRE §2',
-      rules: action === 'cancel' ? ['R-ERR-11', 'R-EP-07'] : ['R-ERR-11'],
+      rules: bad.slug === 'error' ? ['R-ERR-11', 'R-ERR-07'] : ['R-ERR-11', 'R-ERR-07', 'R-SVC-01'],
       async run(ctx) {
-        const id = await approvedOrder(ctx);
-        const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
-        const exchange = await withFault(
-          ctx,
-          { operation, action: 'error', status: 503, times: EVERY_ATTEMPT },
-          () => postAction(ctx, id, action),
+        const order = await createOrder(ctx);
+        const fault = { operation: 'getOrder', ...bad.fault } as const;
+        const exchange = await withFault(ctx, fault, () =>
+          ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
         );
-        expectUpstreamProblem(exchange, `answers 503 to ${operation}`);
-        const again = await postAction(ctx, id, action);
-        expectStatus(
-          again,
-          202,
-          `for ${action} of the still APPROVED order once the service works again (the failed call must not move it)`,
-          'WIRE §3, §5',
+        if (exchange.status === 200) {
+          const body = expectJsonObject(exchange, `for the order status while the service ${bad.what}`);
+          ensure(body.id === order.id && body.status === 'PENDING', {
+            expected: `the stored record of ${order.id} (status PENDING) while the service ${bad.what}`,
+            exchange,
+            spec: 'WIRE §5',
+          });
+        } else {
+          expectUpstreamProblem(exchange, `${bad.what} to every status request`);
+        }
+        // An order the market does not hold, while the service fails: it has no record to fall back
+        // on. Unknown to it (404) or the service's failure (502/503/504), never a 500 of its own.
+        const unknown = await withFault(ctx, fault, () =>
+          ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), { headers: { ...ctx.systemAuth } }),
         );
+        if (unknown.status === 404)
+          expectProblem(unknown, 404, {
+            what: `for an order the market does not hold, while the service ${bad.what}`,
+          });
+        else
+          expectUpstreamProblem(
+            unknown,
+            `${bad.what} to every status request (for an order the market does not hold)`,
+          );
       },
     }),
   ),
-  {
-    id: 'service-failure.push-claims.error',
-    title: 'Push-claims when the service answers 500: a 502/503/504 problem, no internals',
-    modes: DATA_SHARING_ONLY,
-    spec: 'WIRE §2',
-    rules: ['R-ERR-11', 'R-CLAIM-09'],
-    async run(ctx) {
-      const { user, credifyId } = await signedInAtService(ctx);
-      const exchange = await withFault(
-        ctx,
-        { operation: 'pushClaimTokens', action: 'error', status: 500, times: EVERY_ATTEMPT },
-        () => pushOwnClaims(ctx, user, credifyId),
-      );
-      expectUpstreamProblem(exchange, 'answers 500 to the claim tokens');
-    },
-  },
+  ...(['cancel', 'disburse'] as const).flatMap((action) =>
+    ACTION_BAD_ANSWERS.map(
+      (bad): ContractCheck => ({
+        id: `service-failure.${action}.${bad.slug}`,
+        title: `${action === 'cancel' ? 'Cancel' : 'Disburse'} when the service ${bad.what}: a 502/503/504 problem, and the order can be ${action === 'cancel' ? 'cancelled' : 'disbursed'} afterwards`,
+        modes: DATA_SHARING_ONLY,
+        spec: 'WIRE §2',
+        rules: [
+          'R-ERR-11',
+          ...(action === 'cancel' ? ['R-EP-07'] : []),
+          ...(bad.slug === 'error' ? [] : ['R-SVC-01']),
+        ],
+        async run(ctx) {
+          const id = await approvedOrder(ctx);
+          const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
+          const exchange = await withFault(ctx, { operation, ...bad.fault }, () =>
+            postAction(ctx, id, action),
+          );
+          expectUpstreamProblem(exchange, `${bad.what} to ${operation}`);
+          const again = await postAction(ctx, id, action);
+          expectStatus(
+            again,
+            202,
+            `for ${action} of the still APPROVED order once the service works again (the failed call must not move it)`,
+            'WIRE §3, §5',
+          );
+        },
+      }),
+    ),
+  ),
+  ...BAD_ANSWERS.map(
+    (bad): ContractCheck => ({
+      id: `service-failure.push-claims.${bad.slug}`,
+      title: `Push-claims when the service ${bad.what}: a 502/503/504 problem, no internals`,
+      modes: DATA_SHARING_ONLY,
+      spec: 'WIRE §2',
+      rules: bad.slug === 'error' ? ['R-ERR-11', 'R-CLAIM-09'] : ['R-ERR-11', 'R-CLAIM-09', 'R-SVC-01'],
+      async run(ctx) {
+        const { user, credifyId } = await signedInAtService(ctx);
+        const exchange = await withFault(ctx, { operation: 'pushClaimTokens', ...bad.fault }, () =>
+          pushOwnClaims(ctx, user, credifyId),
+        );
+        expectUpstreamProblem(exchange, `${bad.what} to the claim tokens`);
+      },
+    }),
+  ),
 ];

@@ -3,8 +3,9 @@
  * and by both paths (WIRE §3), the service's access token expiring or revoked (a 401 from the service,
  * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
  */
-import { ensure } from '../expect.js';
+import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
+import { untilElapsed } from '../support/clock.js';
 import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -21,7 +22,49 @@ async function callsOf(ctx: CheckContext, since: number, operation: string) {
   return (await ctx.sandbox.serviceCalls(since)).filter((c) => c.operation === operation);
 }
 
+/**
+ * How old the market's access token is made before the calls that must reuse it: past
+ * (3600 − 60) ms, where a cache reckoned in milliseconds from the sandbox's `expires_in` of 3600
+ * (seconds) has run out, and with it every cache shorter than that (nanoseconds, a cache of one call).
+ */
+const TOKEN_AGE_MS = 4000;
+
+/** The service calls certify's requests make the market do, after the first: a status read each. */
+const CALLS_ON_ONE_TOKEN = 3;
+
 export const serviceLifecycleChecks: ContractCheck[] = [
+  {
+    id: 'service.token.reused',
+    title:
+      'The access token is cached until shortly before it expires: calls seconds apart reuse it, no token request without a 401',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-02'],
+    async run(ctx) {
+      // A call, so the market holds a token (fetched now or long before).
+      const order = await createOrder(ctx);
+      const calls = await ctx.sandbox.serviceCalls(0);
+      const lastToken = calls.findLast((c) => c.operation === 'token');
+      const latest = calls.at(-1);
+      // Its age by the sandbox's own clock (no comparison across machines' clocks), then certify's
+      // clock waits out the rest: nothing when the token is older already.
+      if (lastToken && latest && Number.isFinite(lastToken.at) && Number.isFinite(latest.at))
+        await untilElapsed(Date.now() - (latest.at - lastToken.at), TOKEN_AGE_MS);
+      const since = await ctx.sandbox.lastCallId();
+      for (let read = 0; read < CALLS_ON_ONE_TOKEN; read++) await marketStatus(ctx, order.id);
+      const window = await ctx.sandbox.serviceCalls(since);
+      const renewals = window.filter((c) => c.operation === 'token');
+      // R-SVC-04: a 401 (a token the service revoked) is renewed, and a token within a minute of
+      // expiry may be too; no other renewal (the sandbox's tokens live 3600 s).
+      const refused = window.filter((c) => c.operation !== 'token' && c.status === 401).length;
+      const used = window.filter((c) => c.operation !== 'token').length;
+      ensure(renewals.length <= refused, {
+        expected: `the access token the market fetched ${TOKEN_AGE_MS / 1000} s or more before reused for its next ${CALLS_ON_ONE_TOKEN} status reads (cached until 60 s before expires_in, 3600 s, runs out)`,
+        actual: `${renewals.length} token request(s) among ${used} service call(s), ${refused} of them answered 401`,
+        spec: 'WIRE §6',
+      });
+    },
+  },
   {
     id: 'webhook.readiness-repeated',
     title:
@@ -135,6 +178,81 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       });
     },
   },
+  {
+    id: 'service.token.renewed-once',
+    title:
+      'A 401 that persists after the renewal ends the call: one renewal, one repeat, then a 502/503/504 problem (not a 401 of the market)',
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-04', 'R-ERR-11'],
+    async run(ctx) {
+      const request = sampleOrder(ctx.unique('ref'));
+      const since = await ctx.sandbox.lastCallId();
+      // Every attempt refused, however many the market makes (a loop would meet all ten).
+      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 10 });
+      let exchange: Awaited<ReturnType<typeof postOrder>>;
+      try {
+        exchange = await postOrder(ctx, request);
+      } finally {
+        await ctx.sandbox.clearFaults();
+      }
+      // The service refused the market's credentials, not the caller's: a 401 would tell the
+      // market's own client to fix its token (R-ERR-05).
+      expectProblem(exchange, [502, 503, 504], {
+        what: 'when the service answers 401 to the create call and again after the token was renewed',
+        code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
+        spec: 'WIRE §2, §6',
+      });
+      const creates = (await callsOf(ctx, since, 'createOrder')).filter((c) =>
+        (c.body ?? '').includes(request.reference_id),
+      );
+      const renewals = await callsOf(ctx, since, 'token');
+      ensure(creates.length <= 2 && renewals.length <= 1, {
+        expected:
+          'the create call made twice at most (the first, and one repeat after one token renewal), then given up',
+        actual: `${creates.length} create calls, ${renewals.length} token requests`,
+        spec: 'WIRE §6',
+      });
+    },
+  },
+  ...(
+    [
+      ['error', 'answers 500', { action: 'error', status: 500 }],
+      ['malformed', 'answers 200 with a body that is no envelope', { action: 'malformed' }],
+      ['refused', 'answers 200 with success: false', { action: 'refused' }],
+    ] as const
+  ).map(
+    ([slug, what, fault]): ContractCheck => ({
+      id: `service.token.renewal-${slug}`,
+      title: `A renewal whose token request the service ${what}: a 502/503/504 problem, and the call succeeds once the service works again`,
+      modes: BOTH_MODES,
+      spec: 'WIRE §6',
+      rules: ['R-SVC-04', 'R-ERR-11', 'R-SVC-01'],
+      async run(ctx) {
+        const request = sampleOrder(ctx.unique('ref'));
+        // The 401 makes the market renew (R-SVC-04); every token request then fails.
+        await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 1 });
+        await ctx.sandbox.injectFault({ operation: 'token', ...fault, times: 10 });
+        let exchange: Awaited<ReturnType<typeof postOrder>>;
+        try {
+          exchange = await postOrder(ctx, request);
+        } finally {
+          await ctx.sandbox.clearFaults();
+        }
+        expectProblem(exchange, [502, 503, 504], {
+          what: `when the service refused the access token and its token request ${what}`,
+          code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
+          spec: 'WIRE §2, §6',
+        });
+        const again = await postOrder(ctx, request);
+        ensure(again.status === 200 || again.status === 201, {
+          expected: 'the same order created once the token request works again (a new token fetched)',
+          exchange: again,
+          spec: 'WIRE §6',
+        });
+      },
+    }),
+  ),
   {
     id: 'restart.state-survives',
     title:

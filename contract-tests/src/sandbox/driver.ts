@@ -58,6 +58,8 @@ export interface SignWebhookInput {
 /** A call the market made to the service, as the sandbox recorded it (credentials never are). */
 export interface ServiceCallView {
   id: number;
+  /** When the sandbox received it, epoch milliseconds by the sandbox's clock (NaN if it did not say). */
+  at: number;
   /** The service operation (`createOrder`, `disburseOrder`, …; WIRE §6). */
   operation: string;
   method: string;
@@ -74,8 +76,11 @@ export interface ServiceCallView {
 /** A fault the sandbox injects into the next call(s) of a service operation (snake_case as its admin API). */
 export interface RouteFaultSpec {
   operation: string;
-  /** `unknown_status`: the operation's answer with an `order_status` outside the six. */
-  action: 'error' | 'timeout' | 'malformed' | 'unknown_status';
+  /**
+   * `unknown_status`: the operation's answer with an `order_status` outside the six; `malformed`: a
+   * 200 that is no envelope; `refused`: a 200 whose envelope says `success: false`.
+   */
+  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status';
   status?: number;
   times?: number;
   /** Apply the operation, then lose its answer. */

@@ -62,6 +62,7 @@ export function acknowledged(delivery: DeliveryView): boolean {
 export function serviceCallView(c: Json): ServiceCallView {
   return {
     id: Number(c.id),
+    at: Date.parse(String(c.at)),
     operation: String(c.operation),
     method: String(c.method),
     path: String(c.path),

@@ -2,7 +2,8 @@
  * Fault injection, so a test can prove the market copes with a misbehaving service:
  *
  * - route faults: the next N calls of a service operation answer 500 (or another status), never
- *   answer (a timeout from the caller's point of view), or answer 200 with a malformed body.
+ *   answer (a timeout from the caller's point of view), answer 200 with a malformed body, or answer
+ *   200 with the envelope of a refusal (`refused`: `success: false` under a 2xx status).
  *   `afterEffect` applies the operation first, so the caller loses the answer to a request that did
  *   happen: the case an Idempotency-Key exists for. `unknown_status` applies the operation and answers
  *   it with `order_status` replaced by a value outside the six (`orderStatus`, default `ON_HOLD`): a
@@ -19,8 +20,8 @@ export interface RouteFault {
   id: string;
   target: 'route';
   operation: ServiceOperation;
-  /** `malformed`: a 200 whose body is not the documented envelope. */
-  action: 'error' | 'timeout' | 'malformed' | 'unknown_status';
+  /** `malformed`: a 200 whose body is not the documented envelope; `refused`: a 200 with `success: false`. */
+  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status';
   remaining: number;
   /** HTTP status of an `error` answer. Default 500. */
   status: number;
@@ -52,7 +53,7 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
   z.object({
     target: z.literal('route'),
     operation: z.enum(SERVICE_OPERATIONS as [ServiceOperation, ...ServiceOperation[]]),
-    action: z.enum(['error', 'timeout', 'malformed', 'unknown_status']),
+    action: z.enum(['error', 'timeout', 'malformed', 'refused', 'unknown_status']),
     times: z.number().int().min(1).max(1000).default(1),
     status: z.number().int().min(400).max(599).default(500),
     after_effect: z.boolean().default(false),

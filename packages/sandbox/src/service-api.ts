@@ -14,6 +14,7 @@ import {
   Router,
   SERVICE_OPERATIONS,
   SERVICE_ROUTES,
+  type ServiceErrorCode,
   type ServiceOperation,
 } from '@bnpl-kit/core/wire';
 import { type AvailabilityDeps, checkAvailability, introspect } from './availability.js';
@@ -158,12 +159,32 @@ async function answer(
   }
 }
 
+/** The envelope's code of an injected 4xx, as the service names its refusals. */
+const REFUSAL_CODES: Partial<Record<number, ServiceErrorCode>> = {
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+};
+
 async function faultAnswer(deps: ServiceApiDeps, fault: RouteFault, request: Request): Promise<Response> {
   if (fault.action === 'timeout') {
     await deps.hang(request, INJECTED_TIMEOUT_HOLD_MS);
     return failureResponse(new ServiceFailure(504, 'INTERNAL', 'Injected timeout'));
   }
   if (fault.action === 'malformed') return json({ ok: true, note: 'Injected malformed answer' });
+  if (fault.action === 'refused')
+    return json({ success: false, errors: [{ code: 'VALIDATION_FAILED', message: 'Injected refusal' }] });
+  // A 4xx is a refusal, whose reason a market may pass on (WIRE §6 R-SVC-09); a 5xx's text is the
+  // service's internals, which it never may (certify looks for "Injected fault" in error bodies).
+  if (fault.status < 500)
+    return failureResponse(
+      new ServiceFailure(
+        fault.status,
+        REFUSAL_CODES[fault.status] ?? 'VALIDATION_FAILED',
+        'Injected refusal',
+      ),
+    );
   return failureResponse(new ServiceFailure(fault.status, 'INTERNAL', 'Injected fault'));
 }
 

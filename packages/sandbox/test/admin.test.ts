@@ -177,6 +177,21 @@ describe('admin API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers 200 with a refusing envelope instead of doing the operation (refused fault)', async () => {
+    const { admin, client, sandbox } = setup();
+    const created = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'createOrder',
+      action: 'refused',
+    });
+    expect(created.status).toBe(201);
+    // A client that reads the envelope, not only the HTTP status, sees the refusal.
+    await expect(client.createOrder(orderInput())).rejects.toMatchObject({ code: 'upstream_rejected' });
+    const [call] = sandbox.calls.list({ operation: 'createOrder' });
+    expect(call).toMatchObject({ status: 200, fault: expect.stringContaining('refused') });
+    expect((await admin('GET', '/sandbox/state')).json.orders).toEqual([]);
+  });
+
   it('answers an operation with an order_status outside the six after doing it (unknown_status fault)', async () => {
     const { admin, client } = setup();
     const created = await admin('POST', '/sandbox/faults', {
