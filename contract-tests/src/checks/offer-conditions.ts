@@ -6,9 +6,10 @@
  */
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor, LEAF_CONDITION_KINDS } from '@bnpl-kit/core/wire';
-import { ensure, expectProblem, isObject } from '../expect.js';
+import { ensure, expectProblem, expectStatus, isObject } from '../expect.js';
+import { pushOwnClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
-import { bearer } from '../support/users.js';
+import { bearer, signedInAtService } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface Claim {
@@ -144,6 +145,63 @@ async function callFilter(ctx: CheckContext, body: unknown) {
 }
 
 export const offerConditionChecks: ContractCheck[] = [
+  {
+    id: 'offers.filter.commitments-unreadable',
+    title:
+      "No condition reads a scope's commitment: a condition on a commitment entry fails, whatever it compares and however it names the scope",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7; spec: Commitment rules',
+    rules: ['R-OFFER-15'],
+    async run(ctx) {
+      // After a push, so every scope has a commitment: each condition below holds if the market reads
+      // the entry (the commitment itself, a piece of it, anything at all), and none may.
+      const { user, credifyId } = await signedInAtService(ctx);
+      expectStatus(
+        await pushOwnClaims(ctx, user, credifyId),
+        200,
+        "for pushing the signed-in user's own claims",
+      );
+      const claims =
+        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const tag = ctx.unique('secret');
+      const cases: [string, Leaf][] = [];
+      for (const [i, [scope, values]] of Object.entries(claims ?? {}).entries()) {
+        const commitment = values[commitmentKeyFor(scope)];
+        if (typeof commitment !== 'string') continue;
+        for (const key of new Set([commitmentKeyFor(scope), `${scope}_commitment`, `${scope}:commitment`])) {
+          const c: Claim = { scope, key, value: commitment };
+          cases.push(
+            [`${i}-${key}-eq`, leaf(c, 'EQUALITY_CONDITION', commitment)],
+            [`${i}-${key}-contain`, leaf(c, 'CONTAIN_CONDITION', commitment.slice(0, 4))],
+            [
+              `${i}-${key}-contain-unscoped`,
+              { kind: 'CONTAIN_CONDITION', claim: key, value: commitment.slice(0, 4) },
+            ],
+            [`${i}-${key}-descriptor`, { kind: 'CONTAIN_CONDITION', claim: { name: key, scope }, value: '' }],
+          );
+        }
+      }
+      if (cases.length === 0)
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no claims with their commitments (no "claims" in GET /demo-user, no storedClaims option), so no condition could name one',
+        );
+      const offers = cases.map(([slug, condition]) => ({
+        code: `${tag}-${slug}`,
+        conditions: [condition],
+        required_custom_scopes: [],
+      }));
+      const results = await rank(ctx, user, offers);
+      const expected: Record<string, undefined> = {};
+      const why: Record<string, string> = {};
+      for (const [slug, condition] of cases) {
+        expected[`${tag}-${slug}`] = undefined;
+        why[`${tag}-${slug}`] =
+          `${JSON.stringify(condition)}: a condition on a commitment entry, the scope's secret`;
+      }
+      expectRanks(results, expected, why);
+    },
+  },
   {
     id: 'offers.filter.condition-kinds',
     title:
