@@ -525,6 +525,70 @@ export const offerConditionChecks: ContractCheck[] = [
     },
   },
   {
+    id: 'offers.filter.unknown-user',
+    title:
+      "Offer filtering for a user the market does not know (an unknown local_id, credify_id absent or null; an unknown credify_id) decides on no one's claims",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-OFFER-01'],
+    async run(ctx) {
+      // An offer per claim of every demo user, each holding for that user only: for a user the market
+      // does not know, none may hold. A market that matches an absent ID with an unset column (a
+      // user who never pushed has no credify_id) decides on that user's claims instead.
+      const users = await ctx.users();
+      const tag = ctx.unique('nobody');
+      const offers: Record<string, unknown>[] = [];
+      for (const [u, user] of users.entries())
+        for (const [i, c] of claimsOf(user.claims ?? (await ctx.storedClaims(user))).entries())
+          if (['string', 'number', 'boolean'].includes(typeof c.value))
+            offers.push({
+              code: `${tag}-${u}-${i}`,
+              conditions: [leaf(c, 'EQUALITY_CONDITION', c.value)],
+              required_custom_scopes: [],
+            });
+      if (offers.length === 0)
+        return ctx.skip('needs a demo user whose "claims" hold a claim to build a condition on');
+      const unknownLocal = ctx.unique('no-such-user');
+      const bodies: [string, Record<string, unknown>][] = [
+        ['an unknown local_id without credify_id', { local_id: unknownLocal }],
+        ['an unknown local_id with credify_id null', { local_id: unknownLocal, credify_id: null }],
+        ['an unknown credify_id without local_id', { credify_id: ctx.unique('crf_no_such_user') }],
+        [
+          'an unknown credify_id with local_id null',
+          { credify_id: ctx.unique('crf_no_such_user'), local_id: null },
+        ],
+      ];
+      const wrong: string[] = [];
+      for (const [what, ids] of bodies) {
+        const exchange = await callFilter(ctx, { ...ids, offers });
+        if (exchange.status === 404) {
+          expectProblem(exchange, 404, { what: `for offer filtering with ${what}`, code: 'user_not_found' });
+          continue;
+        }
+        const body = exchange.json();
+        const listed =
+          isObject(body) && isObject(body.data) && Array.isArray(body.data.offers)
+            ? body.data.offers
+            : undefined;
+        if (exchange.status !== 200 || listed === undefined) {
+          wrong.push(
+            `${what}: HTTP ${exchange.status}, neither 200 { "data": { "offers": [...] } } nor a 404 problem`,
+          );
+          continue;
+        }
+        const held = listed.filter((o) => isObject(o)).map((o) => String(o.code));
+        if (held.length > 0)
+          wrong.push(`${what}: offers ${held.join(', ')} held, decided on a demo user's claims`);
+      }
+      ensure(wrong.length === 0, {
+        expected:
+          "for a user the market does not know, no offer conditioned on a claim (a 200 that lists none, or the unknown user's 404)",
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §7',
+      });
+    },
+  },
+  {
     id: 'offers.filter.neither-id',
     title: 'Offer filtering without credify_id and local_id is a 400 problem',
     modes: DATA_SHARING_ONLY,
