@@ -182,4 +182,48 @@ export const methodChecks: ContractCheck[] = [
         await expectMarketStatus(ctx, id, 'APPROVED', 'no data-sharing route moved it in basic mode');
     },
   },
+  {
+    id: 'routes.exact-paths',
+    title:
+      "A path that only begins like a route's (a segment after it, text after its last segment) is no route: a 4xx that changes nothing",
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-ERR-07'],
+    async run(ctx) {
+      // Derived from the route table: every route of the mode, with its own method, credentials and a
+      // body it would act on, at paths that only begin (or only end) like it. A router that matches
+      // from the start only (Python's re.match, preg_match without `$`) cancels at `/cancel/x`.
+      const [id, status] =
+        ctx.mode === 'data-sharing'
+          ? [await approvedOrder(ctx), 'APPROVED']
+          : [(await createOrder(ctx)).id, 'PENDING'];
+      const since = await ctx.sandbox.lastCallId();
+      const wrong: string[] = [];
+      for (const operation of routesServed(ctx.mode)) {
+        const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+        const { url, ...request } = await actingRequest(ctx, operation, route.method, { id, status });
+        // (A segment before the path is left out: a market may be mounted under any prefix.)
+        const near: [string, string][] = [['a segment after it', `${url}/x`]];
+        // The last segment of a route with an ID at its end is the ID: text after it is another ID.
+        if (!url.endsWith(`/${encodeURIComponent(id)}`))
+          near.push(['text after its last segment', `${url}x`]);
+        for (const [what, nearUrl] of near) {
+          const exchange = await ctx.http.send(nearUrl, request);
+          if (exchange.status < 400 || exchange.status >= 500)
+            wrong.push(
+              `${route.method} ${nearUrl.slice(ctx.marketUrl.length)} (${routeLabel(operation)} with ${what}): HTTP ${exchange.status}`,
+            );
+        }
+      }
+      const effects = (await ctx.sandbox.serviceCalls(since)).filter((call) => EFFECTS.has(call.operation));
+      for (const call of effects)
+        wrong.push(`the service received ${call.operation} (${call.method} ${call.path})`);
+      ensure(wrong.length === 0, {
+        expected: 'a 4xx (the kit: 404) for every path that is no route, and no effect (R-ERR-07)',
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §5',
+      });
+      await expectMarketStatus(ctx, id, status, 'no request to a path next to a route changed it');
+    },
+  },
 ];
