@@ -589,6 +589,61 @@ export const offerConditionChecks: ContractCheck[] = [
     },
   },
   {
+    id: 'offers.filter.id-members',
+    title:
+      'Each user ID of an offer filtering request is a text with something besides white space, or null: any other value is a 400, whether or not the other ID is valid',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7; docs/openapi FilterOffersRequest',
+    rules: ['R-OFFER-01', 'R-ERR-04'],
+    async run(ctx) {
+      // The documents give both IDs the same shape (a string of at least one character holding a
+      // non-space, or null). A market that checks only the ID it looks the user up by takes any value
+      // for the other, and one that tests `=== ""` takes white space for an ID.
+      const user = (await ctx.users())[0];
+      if (user === undefined) return ctx.skip('needs a demo user (GET /v1/demo-user)');
+      const valid: Record<string, string> = {
+        local_id: user.id,
+        credify_id: await ctx.sandbox.serviceUserId(user.id),
+      };
+      const wrongValues: [string, unknown][] = [
+        ['a number', 42],
+        ['true', true],
+        ['false', false],
+        ['a list', [valid.local_id]],
+        ['an object', { id: valid.local_id }],
+        ['an empty string', ''],
+        ['a space', ' '],
+        ['a tab and a line feed', '\t\n'],
+      ];
+      const offers = [{ code: 'any', conditions: [], required_custom_scopes: [] }];
+      const accepted: string[] = [];
+      for (const member of ['local_id', 'credify_id'] as const) {
+        const other = member === 'local_id' ? 'credify_id' : 'local_id';
+        for (const [what, value] of wrongValues)
+          for (const [beside, otherId] of [
+            [`beside a valid ${other}`, { [other]: valid[other] }],
+            ['alone', {}],
+          ] as const) {
+            const exchange = await callFilter(ctx, { ...otherId, [member]: value, offers });
+            if (exchange.status !== 400)
+              accepted.push(
+                `"${member}": ${JSON.stringify(value)} (${what}) ${beside}: HTTP ${exchange.status}`,
+              );
+            else
+              expectProblem(exchange, 400, {
+                what: `for offer filtering with "${member}" ${what} ${beside}`,
+                code: 'validation_failed',
+              });
+          }
+      }
+      ensure(accepted.length === 0, {
+        expected: 'a 400 problem for every ID that is neither a text holding a non-space nor null',
+        actual: accepted.join('\n    '),
+        spec: 'WIRE §7',
+      });
+    },
+  },
+  {
     id: 'offers.filter.neither-id',
     title: 'Offer filtering without credify_id and local_id is a 400 problem',
     modes: DATA_SHARING_ONLY,
