@@ -525,6 +525,57 @@ export const offerConditionChecks: ContractCheck[] = [
     },
   },
   {
+    id: 'offers.filter.either-id',
+    title:
+      "Offer filtering finds the user by either ID: local_id alone, credify_id alone, or both, decide on that user's claims",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-OFFER-01'],
+    async run(ctx) {
+      // The service sends both; R-OFFER-01 lets either name the user. A market that looks users up
+      // by one column only finds no one for a request naming the other, and decides on no claims.
+      const { user, credifyId } = await signedInAtService(ctx);
+      expectStatus(
+        await pushOwnClaims(ctx, user, credifyId),
+        200,
+        "for pushing the signed-in user's own claims",
+      );
+      const claims =
+        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const tag = ctx.unique('either');
+      const offers = claimsOf(claims)
+        .filter((c) => ['string', 'number', 'boolean'].includes(typeof c.value))
+        .map((c, i) => ({
+          code: `${tag}-${i}`,
+          conditions: [leaf(c, 'EQUALITY_CONDITION', c.value)],
+          required_custom_scopes: [],
+        }));
+      if (offers.length === 0) return ctx.skip(`needs claims of ${user.id} to build a condition on`);
+      const wrong: string[] = [];
+      for (const [what, ids] of [
+        ['local_id alone', { local_id: user.id }],
+        ['credify_id alone', { credify_id: credifyId }],
+        ['both IDs', { local_id: user.id, credify_id: credifyId }],
+      ] as const) {
+        const exchange = await callFilter(ctx, { ...ids, offers });
+        const body = exchange.json();
+        const listed =
+          isObject(body) && isObject(body.data) && Array.isArray(body.data.offers) ? body.data.offers : [];
+        const held = new Set(listed.filter((o) => isObject(o)).map((o) => String(o.code)));
+        const missed = offers.filter((o) => !held.has(o.code)).map((o) => o.code);
+        if (exchange.status !== 200 || missed.length > 0)
+          wrong.push(
+            `${what}: HTTP ${exchange.status}, ${missed.length} of ${offers.length} offers on ${user.id}'s own claims left out`,
+          );
+      }
+      ensure(wrong.length === 0, {
+        expected: `every offer conditioned on ${user.id}'s own claims to hold, whichever ID names the user`,
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §7',
+      });
+    },
+  },
+  {
     id: 'offers.filter.unknown-user',
     title:
       "Offer filtering for a user the market does not know (an unknown local_id, credify_id absent or null; an unknown credify_id) decides on no one's claims",
