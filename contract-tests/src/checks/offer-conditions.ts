@@ -696,18 +696,26 @@ export const offerConditionChecks: ContractCheck[] = [
   },
   {
     id: 'offers.filter.neither-id',
-    title: 'Offer filtering without credify_id and local_id is a 400 problem',
+    title:
+      'Offer filtering without credify_id and local_id (each absent or null, in every combination) is a 400 problem',
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     rules: ['R-OFFER-01'],
     async run(ctx) {
-      const exchange = await callFilter(ctx, {
-        offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],
-      });
-      expectProblem(exchange, 400, {
-        what: 'for offer filtering without a user ID',
-        code: 'validation_failed',
-      });
+      // null is the member left out (offers.filter.decided-shapes), so every combination of absent and
+      // null names no user: a market testing one ID's key (`'credify_id' in body`) takes null for it.
+      const offers = [{ code: 'any', conditions: [], required_custom_scopes: [] }];
+      const combinations: [string, Record<string, null>][] = [
+        ['without a user ID', {}],
+        ['with "local_id": null', { local_id: null }],
+        ['with "credify_id": null', { credify_id: null }],
+        ['with both IDs null', { local_id: null, credify_id: null }],
+      ];
+      for (const [what, ids] of combinations)
+        expectProblem(await callFilter(ctx, { ...ids, offers }), 400, {
+          what: `for offer filtering ${what}`,
+          code: 'validation_failed',
+        });
     },
   },
 ];
