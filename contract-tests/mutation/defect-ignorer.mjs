@@ -6,7 +6,7 @@
  * code only a defect runs is reported by Stryker as "no coverage" (the good market never runs it).
  * Written as a plain plugin object (kind "Ignore") so it needs no import of @stryker-mutator/api.
  */
-const FLAW_HOLDERS = new Set(['flaws', 'validationFlaws']);
+const FLAW_HOLDERS = new Set(['flaws', 'validationFlaws', 'claimFlaws']);
 const FLAW_INPUTS = /^(skip|lenient)[A-Z]/;
 
 function isDefectSwitch(node) {

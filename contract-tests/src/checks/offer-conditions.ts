@@ -6,9 +6,10 @@
  */
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor, LEAF_CONDITION_KINDS } from '@bnpl-kit/core/wire';
-import { ensure, expectProblem, isObject } from '../expect.js';
+import { ensure, expectProblem, expectStatus, isObject } from '../expect.js';
+import { pushOwnClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
-import { bearer } from '../support/users.js';
+import { bearer, signedInAtService } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface Claim {
@@ -144,6 +145,63 @@ async function callFilter(ctx: CheckContext, body: unknown) {
 }
 
 export const offerConditionChecks: ContractCheck[] = [
+  {
+    id: 'offers.filter.commitments-unreadable',
+    title:
+      "No condition reads a scope's commitment: a condition on a commitment entry fails, whatever it compares and however it names the scope",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7; spec: Commitment rules',
+    rules: ['R-OFFER-15'],
+    async run(ctx) {
+      // After a push, so every scope has a commitment: each condition below holds if the market reads
+      // the entry (the commitment itself, a piece of it, anything at all), and none may.
+      const { user, credifyId } = await signedInAtService(ctx);
+      expectStatus(
+        await pushOwnClaims(ctx, user, credifyId),
+        200,
+        "for pushing the signed-in user's own claims",
+      );
+      const claims =
+        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const tag = ctx.unique('secret');
+      const cases: [string, Leaf][] = [];
+      for (const [i, [scope, values]] of Object.entries(claims ?? {}).entries()) {
+        const commitment = values[commitmentKeyFor(scope)];
+        if (typeof commitment !== 'string') continue;
+        for (const key of new Set([commitmentKeyFor(scope), `${scope}_commitment`, `${scope}:commitment`])) {
+          const c: Claim = { scope, key, value: commitment };
+          cases.push(
+            [`${i}-${key}-eq`, leaf(c, 'EQUALITY_CONDITION', commitment)],
+            [`${i}-${key}-contain`, leaf(c, 'CONTAIN_CONDITION', commitment.slice(0, 4))],
+            [
+              `${i}-${key}-contain-unscoped`,
+              { kind: 'CONTAIN_CONDITION', claim: key, value: commitment.slice(0, 4) },
+            ],
+            [`${i}-${key}-descriptor`, { kind: 'CONTAIN_CONDITION', claim: { name: key, scope }, value: '' }],
+          );
+        }
+      }
+      if (cases.length === 0)
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no claims with their commitments (no "claims" in GET /demo-user, no storedClaims option), so no condition could name one',
+        );
+      const offers = cases.map(([slug, condition]) => ({
+        code: `${tag}-${slug}`,
+        conditions: [condition],
+        required_custom_scopes: [],
+      }));
+      const results = await rank(ctx, user, offers);
+      const expected: Record<string, undefined> = {};
+      const why: Record<string, string> = {};
+      for (const [slug, condition] of cases) {
+        expected[`${tag}-${slug}`] = undefined;
+        why[`${tag}-${slug}`] =
+          `${JSON.stringify(condition)}: a condition on a commitment entry, the scope's secret`;
+      }
+      expectRanks(results, expected, why);
+    },
+  },
   {
     id: 'offers.filter.condition-kinds',
     title:
@@ -467,19 +525,197 @@ export const offerConditionChecks: ContractCheck[] = [
     },
   },
   {
-    id: 'offers.filter.neither-id',
-    title: 'Offer filtering without credify_id and local_id is a 400 problem',
+    id: 'offers.filter.either-id',
+    title:
+      "Offer filtering finds the user by either ID: local_id alone, credify_id alone, or both, decide on that user's claims",
     modes: DATA_SHARING_ONLY,
     spec: 'WIRE §7',
     rules: ['R-OFFER-01'],
     async run(ctx) {
-      const exchange = await callFilter(ctx, {
-        offers: [{ code: 'any', conditions: [], required_custom_scopes: [] }],
+      // The service sends both; R-OFFER-01 lets either name the user. A market that looks users up
+      // by one column only finds no one for a request naming the other, and decides on no claims.
+      const { user, credifyId } = await signedInAtService(ctx);
+      expectStatus(
+        await pushOwnClaims(ctx, user, credifyId),
+        200,
+        "for pushing the signed-in user's own claims",
+      );
+      const claims =
+        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const tag = ctx.unique('either');
+      const offers = claimsOf(claims)
+        .filter((c) => ['string', 'number', 'boolean'].includes(typeof c.value))
+        .map((c, i) => ({
+          code: `${tag}-${i}`,
+          conditions: [leaf(c, 'EQUALITY_CONDITION', c.value)],
+          required_custom_scopes: [],
+        }));
+      if (offers.length === 0) return ctx.skip(`needs claims of ${user.id} to build a condition on`);
+      const wrong: string[] = [];
+      for (const [what, ids] of [
+        ['local_id alone', { local_id: user.id }],
+        ['credify_id alone', { credify_id: credifyId }],
+        ['both IDs', { local_id: user.id, credify_id: credifyId }],
+      ] as const) {
+        const exchange = await callFilter(ctx, { ...ids, offers });
+        const body = exchange.json();
+        const listed =
+          isObject(body) && isObject(body.data) && Array.isArray(body.data.offers) ? body.data.offers : [];
+        const held = new Set(listed.filter((o) => isObject(o)).map((o) => String(o.code)));
+        const missed = offers.filter((o) => !held.has(o.code)).map((o) => o.code);
+        if (exchange.status !== 200 || missed.length > 0)
+          wrong.push(
+            `${what}: HTTP ${exchange.status}, ${missed.length} of ${offers.length} offers on ${user.id}'s own claims left out`,
+          );
+      }
+      ensure(wrong.length === 0, {
+        expected: `every offer conditioned on ${user.id}'s own claims to hold, whichever ID names the user`,
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §7',
       });
-      expectProblem(exchange, 400, {
-        what: 'for offer filtering without a user ID',
-        code: 'validation_failed',
+    },
+  },
+  {
+    id: 'offers.filter.unknown-user',
+    title:
+      "Offer filtering for a user the market does not know (an unknown local_id, credify_id absent or null; an unknown credify_id) decides on no one's claims",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-OFFER-01'],
+    async run(ctx) {
+      // An offer per claim of every demo user, each holding for that user only: for a user the market
+      // does not know, none may hold. A market that matches an absent ID with an unset column (a
+      // user who never pushed has no credify_id) decides on that user's claims instead.
+      const users = await ctx.users();
+      const tag = ctx.unique('nobody');
+      const offers: Record<string, unknown>[] = [];
+      for (const [u, user] of users.entries())
+        for (const [i, c] of claimsOf(user.claims ?? (await ctx.storedClaims(user))).entries())
+          if (['string', 'number', 'boolean'].includes(typeof c.value))
+            offers.push({
+              code: `${tag}-${u}-${i}`,
+              conditions: [leaf(c, 'EQUALITY_CONDITION', c.value)],
+              required_custom_scopes: [],
+            });
+      if (offers.length === 0)
+        return ctx.skip('needs a demo user whose "claims" hold a claim to build a condition on');
+      const unknownLocal = ctx.unique('no-such-user');
+      const bodies: [string, Record<string, unknown>][] = [
+        ['an unknown local_id without credify_id', { local_id: unknownLocal }],
+        ['an unknown local_id with credify_id null', { local_id: unknownLocal, credify_id: null }],
+        ['an unknown credify_id without local_id', { credify_id: ctx.unique('crf_no_such_user') }],
+        [
+          'an unknown credify_id with local_id null',
+          { credify_id: ctx.unique('crf_no_such_user'), local_id: null },
+        ],
+      ];
+      const wrong: string[] = [];
+      for (const [what, ids] of bodies) {
+        const exchange = await callFilter(ctx, { ...ids, offers });
+        if (exchange.status === 404) {
+          expectProblem(exchange, 404, { what: `for offer filtering with ${what}`, code: 'user_not_found' });
+          continue;
+        }
+        const body = exchange.json();
+        const listed =
+          isObject(body) && isObject(body.data) && Array.isArray(body.data.offers)
+            ? body.data.offers
+            : undefined;
+        if (exchange.status !== 200 || listed === undefined) {
+          wrong.push(
+            `${what}: HTTP ${exchange.status}, neither 200 { "data": { "offers": [...] } } nor a 404 problem`,
+          );
+          continue;
+        }
+        const held = listed.filter((o) => isObject(o)).map((o) => String(o.code));
+        if (held.length > 0)
+          wrong.push(`${what}: offers ${held.join(', ')} held, decided on a demo user's claims`);
+      }
+      ensure(wrong.length === 0, {
+        expected:
+          "for a user the market does not know, no offer conditioned on a claim (a 200 that lists none, or the unknown user's 404)",
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §7',
       });
+    },
+  },
+  {
+    id: 'offers.filter.id-members',
+    title:
+      'Each user ID of an offer filtering request is a text with something besides white space, or null: any other value is a 400, whether or not the other ID is valid',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7; docs/openapi FilterOffersRequest',
+    rules: ['R-OFFER-01', 'R-ERR-04'],
+    async run(ctx) {
+      // The documents give both IDs the same shape (a string of at least one character holding a
+      // non-space, or null). A market that checks only the ID it looks the user up by takes any value
+      // for the other, and one that tests `=== ""` takes white space for an ID.
+      const user = (await ctx.users())[0];
+      if (user === undefined) return ctx.skip('needs a demo user (GET /v1/demo-user)');
+      const valid: Record<string, string> = {
+        local_id: user.id,
+        credify_id: await ctx.sandbox.serviceUserId(user.id),
+      };
+      const wrongValues: [string, unknown][] = [
+        ['a number', 42],
+        ['true', true],
+        ['false', false],
+        ['a list', [valid.local_id]],
+        ['an object', { id: valid.local_id }],
+        ['an empty string', ''],
+        ['a space', ' '],
+        ['a tab and a line feed', '\t\n'],
+      ];
+      const offers = [{ code: 'any', conditions: [], required_custom_scopes: [] }];
+      const accepted: string[] = [];
+      for (const member of ['local_id', 'credify_id'] as const) {
+        const other = member === 'local_id' ? 'credify_id' : 'local_id';
+        for (const [what, value] of wrongValues)
+          for (const [beside, otherId] of [
+            [`beside a valid ${other}`, { [other]: valid[other] }],
+            ['alone', {}],
+          ] as const) {
+            const exchange = await callFilter(ctx, { ...otherId, [member]: value, offers });
+            if (exchange.status !== 400)
+              accepted.push(
+                `"${member}": ${JSON.stringify(value)} (${what}) ${beside}: HTTP ${exchange.status}`,
+              );
+            else
+              expectProblem(exchange, 400, {
+                what: `for offer filtering with "${member}" ${what} ${beside}`,
+                code: 'validation_failed',
+              });
+          }
+      }
+      ensure(accepted.length === 0, {
+        expected: 'a 400 problem for every ID that is neither a text holding a non-space nor null',
+        actual: accepted.join('\n    '),
+        spec: 'WIRE §7',
+      });
+    },
+  },
+  {
+    id: 'offers.filter.neither-id',
+    title:
+      'Offer filtering without credify_id and local_id (each absent or null, in every combination) is a 400 problem',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-OFFER-01'],
+    async run(ctx) {
+      // null is the member left out (offers.filter.decided-shapes), so every combination of absent and
+      // null names no user: a market testing one ID's key (`'credify_id' in body`) takes null for it.
+      const offers = [{ code: 'any', conditions: [], required_custom_scopes: [] }];
+      const combinations: [string, Record<string, null>][] = [
+        ['without a user ID', {}],
+        ['with "local_id": null', { local_id: null }],
+        ['with "credify_id": null', { credify_id: null }],
+        ['with both IDs null', { local_id: null, credify_id: null }],
+      ];
+      for (const [what, ids] of combinations)
+        expectProblem(await callFilter(ctx, { ...ids, offers }), 400, {
+          what: `for offer filtering ${what}`,
+          code: 'validation_failed',
+        });
     },
   },
 ];

@@ -18,6 +18,47 @@ const COMMITMENT = /^[A-Za-z0-9_-]{43}$/;
 /** How far a market's clock may be from certify's for a claim token's iat (the webhook window's default). */
 const IAT_SKEW_SECONDS = 300;
 
+/**
+ * WIRE §7 R-CLAIM-01: the standard scopes and the claim keys each holds (`profile` may also hold
+ * `name`, the full name, as the kit's claim builder gives it). Every other scope is a custom one,
+ * `<organization_id>:<scope_key>`, whose claim keys are `<organization_id>:<claim_key>`.
+ */
+const STANDARD_CLAIMS: Readonly<Record<string, readonly string[]>> = {
+  phone: ['phone_number'],
+  profile: ['given_name', 'family_name', 'name'],
+  email: ['email'],
+  address: ['address'],
+};
+
+/** What is wrong with the names and shape of one scope of a shown claim object (R-CLAIM-01). */
+function scopeNameIssues(organizationId: string, scope: string, values: unknown): string[] {
+  const where = `scope ${JSON.stringify(scope)}`;
+  if (values === null || typeof values !== 'object' || Array.isArray(values))
+    return [`${where} is ${JSON.stringify(values)}, not a claim map`];
+  const standard = STANDARD_CLAIMS[scope];
+  const custom = scope.startsWith(`${organizationId}:`) && scope.length > organizationId.length + 1;
+  if (standard === undefined && !custom)
+    return [
+      `${where} is neither a standard scope (${Object.keys(STANDARD_CLAIMS).join(', ')}) nor "${organizationId}:<scope_key>"`,
+    ];
+  const claims = Object.entries(values).filter(([key]) => key !== commitmentKeyFor(scope));
+  const issues: string[] = [];
+  if (claims.length === 0) issues.push(`${where} holds no claim (a scope without a claim is not shared)`);
+  for (const [key, value] of claims) {
+    const named = standard === undefined ? key.startsWith(`${organizationId}:`) : standard.includes(key);
+    if (!named)
+      issues.push(
+        `${where} holds ${JSON.stringify(key)}; its claim keys are ${standard === undefined ? `"${organizationId}:<claim_key>"` : standard.map((k) => JSON.stringify(k)).join(', ')}`,
+      );
+    else if (standard !== undefined && key === 'address') {
+      const formatted = (value as { formatted?: unknown } | null)?.formatted;
+      if (typeof formatted !== 'string') issues.push(`${where}: "address" is not { "formatted": "<text>" }`);
+    } else if (standard !== undefined && typeof value !== 'string')
+      issues.push(`${where}: ${JSON.stringify(key)} is ${JSON.stringify(value)}, not a string`);
+  }
+  return issues;
+}
+
 interface Pushed {
   user: SignedInUser;
   credifyId: string;
@@ -195,6 +236,40 @@ export const pushClaimsChecks: ContractCheck[] = [
           actual: `scope_hash ${t.scopeHash} in the pushed token`,
         });
       }
+    },
+  },
+  {
+    id: 'push-claims.claim-names',
+    title:
+      'The claims a market keeps are named as WIRE §7 names them: standard scopes with their own claim keys, custom scopes and claims under the organisation ID',
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §7',
+    rules: ['R-CLAIM-01'],
+    async run(ctx) {
+      // The names are what a provider's offer conditions read (`phone_number`, `<org>:<key>`): a claim
+      // stored under another name is one no condition finds. After a push, so the scopes pushed are shown.
+      const { user, tokens } = await pushAsSignedInUser(ctx);
+      const claims =
+        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      if (claims === undefined)
+        return ctx.notExercised(
+          'stored-commitments',
+          'the market shows no claims (no "claims" in GET /demo-user, no storedClaims option), so their names could not be read',
+        );
+      const organizationId = ctx.sandbox.organizationId;
+      const issues = Object.entries(claims).flatMap(([scope, values]) =>
+        scopeNameIssues(organizationId, scope, values),
+      );
+      for (const t of tokens)
+        if (!Object.hasOwn(claims, t.scopeName))
+          issues.push(
+            `a claim token for scope ${JSON.stringify(t.scopeName)}, which the claims shown do not hold`,
+          );
+      ensure(issues.length === 0, {
+        expected: `user ${user.id}'s claims named as R-CLAIM-01 names them: phone { phone_number }, profile { given_name, family_name }, email { email }, address { address: { formatted } }, custom "${organizationId}:<scope_key>" { "${organizationId}:<claim_key>" }`,
+        actual: issues.join('\n    '),
+        spec: 'WIRE §7',
+      });
     },
   },
   {
