@@ -57,6 +57,12 @@ const NOT_THROUGH_PRISM: Record<string, string> = {
   'push-claims.near-session-tokens': 'one session token is empty: Prism answers 401 itself',
   // A method the document does not list for a path is answered by Prism (NO_METHOD_MATCHED_ERROR).
   'methods.': 'the methods a route does not serve are in no document: Prism answers 405 itself',
+  // A path in no document (a route's path with more after it) is forwarded with its Content-Type
+  // doubled ("application/json, application/json"), so the server never sees the request sent.
+  'routes.exact-paths': 'paths in no document: Prism forwards them with the Content-Type doubled',
+  // The basic document has no data-sharing route, so Prism answers those paths 404 itself.
+  'routes.basic-serves-no-data-sharing':
+    'data-sharing paths are in no basic document: Prism answers 404 itself',
   'offers.filter.unauthenticated': 'a request without Authorization: Prism answers 401 itself',
   'push-claims.malformed-body': 'one of its bodies is not JSON: Prism never answers it',
 };
