@@ -46,15 +46,6 @@ const CANDIDATES = [
   'koa',
   'hono',
 ] as const;
-const FRAMEWORK_BASELINE = 'baseline-';
-const FRAMEWORKS = ['express', 'koa', 'hono'] as const;
-/** A kit row's own framework's baseline, measured in the same rounds. */
-const frameworkPeer = (candidate: Candidate): Candidate | undefined => {
-  const name = rounds.baseCandidate<string>(candidate);
-  return (FRAMEWORKS as readonly string[]).includes(name)
-    ? (`${FRAMEWORK_BASELINE}${name}` as Candidate)
-    : undefined;
-};
 type Candidate = (typeof CANDIDATES)[number] | `${(typeof CANDIDATES)[number]}${typeof rounds.BEFORE_SUFFIX}`;
 const CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 16);
 const POOL = 40_000;
@@ -96,7 +87,7 @@ async function startService(): Promise<{ url: string; pid: number | undefined; s
 function baselineArgs(name: string): [transport: 'fetch' | 'http', framework: string] {
   if (name === 'baseline') return ['fetch', 'node'];
   if (name === 'baseline-http') return ['http', 'node'];
-  return ['http', name.slice(FRAMEWORK_BASELINE.length)];
+  return ['http', name.slice(rounds.FRAMEWORK_BASELINE.length)];
 }
 
 async function measure(candidate: Candidate, schema: string) {
@@ -134,7 +125,7 @@ async function run(): Promise<void> {
         `in its own process${isPinned() ? ` on CPU ${LOAD_CPU} with the load generator` : ''}.`,
     );
     const runs = await rounds.interleave(candidates, (candidate) => measure(candidate, fixture.schema));
-    printTable(rounds.summarise(runs, {}, 'baseline', undefined, frameworkPeer));
+    printTable(rounds.summarise(runs, {}, 'baseline', undefined, rounds.frameworkPeer));
   });
 }
 

@@ -174,6 +174,19 @@ export function baseCandidate<C extends string>(candidate: string): C {
   return (candidate.endsWith(BEFORE_SUFFIX) ? candidate.slice(0, -BEFORE_SUFFIX.length) : candidate) as C;
 }
 
+/** The prefix of a baseline written as a framework's own route (`baseline-express`, …). */
+export const FRAMEWORK_BASELINE = 'baseline-';
+
+/**
+ * A kit candidate's own framework's baseline (`express+hook` → `baseline-express`), which the
+ * "vs own framework" columns compare it with; none for a baseline.
+ */
+export function frameworkPeer<C extends string>(candidate: C): C | undefined {
+  const name = baseCandidate<string>(candidate);
+  if (name.startsWith('baseline')) return undefined;
+  return `${FRAMEWORK_BASELINE}${name.replace(/\+hook$/, '')}` as C;
+}
+
 /** Runs `work` with the load generator pinned and a fresh fixture schema, dropped afterwards. */
 export async function withPgFixture<T>(work: (fixture: PgFixture) => Promise<T>): Promise<T> {
   const fixture = await openPgFixture();

@@ -39,6 +39,8 @@ import {
 import {
   type BEFORE_SUFFIX,
   baseCandidate,
+  FRAMEWORK_BASELINE,
+  frameworkPeer,
   interleave,
   ROUNDS,
   SECONDS,
@@ -71,17 +73,6 @@ export const POOL_SIZE = Number(process.env.BENCH_POOL ?? 100_000);
 
 /** The suffix of a candidate with a no-op `handleWebhook`. */
 const HOOKED = '+hook';
-/**
- * `baseline-<framework>`: the baseline's checks and transaction as that framework's own route, so a
- * kit row is also compared with what a market on the same framework starts from (the framework's
- * own cost per request is in both).
- */
-const FRAMEWORK_BASELINE = 'baseline-';
-const frameworkPeer = (candidate: Candidate): Candidate | undefined => {
-  const name = baseCandidate<string>(candidate);
-  if (name.startsWith('baseline')) return undefined;
-  return `${FRAMEWORK_BASELINE}${name.replace(HOOKED, '')}` as Candidate;
-};
 const P99_GOAL = { ratio: 1.3, covers: (candidate: Candidate) => baseCandidate(candidate).endsWith(HOOKED) };
 
 const server = (name: string) => fileURLToPath(new URL(`./servers/${name}.ts`, import.meta.url));

@@ -14,26 +14,20 @@
  *
  *   baseline-orders.ts <databaseUrl> <schema> <serviceUrl> [fetch|http] [node|express|koa|hono]
  */
-import {
-  Agent,
-  createServer,
-  type IncomingMessage,
-  request,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { Agent, request } from 'node:http';
 import type { OrderCreateRequest } from '@bnpl-kit/core';
 import { orderCreateRequestCodec, parseWire } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 import { countRoundTrips } from './count-round-trips.js';
+import { type Answer, type BaselineFramework, listenHandWritten } from './hand-written-route.js';
 
 const [databaseUrl, schema, serviceUrl, transport = 'fetch', framework = 'node'] = process.argv.slice(2) as [
   string,
   string,
   string,
   ('fetch' | 'http')?,
-  ('node' | 'express' | 'koa' | 'hono')?,
+  BaselineFramework?,
 ];
 const ORDERS_PATH = '/v1/orders';
 countRoundTrips(pg);
@@ -83,15 +77,9 @@ function sumsUp(order: OrderCreateRequest): boolean {
   return sum !== 0n && sum === BigInt(value);
 }
 
-function send(res: ServerResponse, [status, body]: Answer): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-}
-
-type Answer = [status: number, body: string];
-
-/** The endpoint, whatever serves it: the Authorization header and the body's bytes in, an answer out. */
-async function create(authorization: string | undefined, bytes: Buffer): Promise<Answer> {
-  if (authorization !== 'Bearer bench-market-token') return [401, '{}'];
+/** The endpoint, whatever serves it (hand-written-route.ts). */
+async function create(header: (name: string) => string | undefined, bytes: Buffer): Promise<Answer> {
+  if (header('authorization') !== 'Bearer bench-market-token') return [401, '{}'];
   let order: OrderCreateRequest;
   try {
     order = parseWire(orderCreateRequestCodec.schema, JSON.parse(bytes.toString('utf8')));
@@ -133,49 +121,4 @@ async function create(authorization: string | undefined, bytes: Buffer): Promise
   ];
 }
 
-const INTERNAL: Answer = [500, '{"code":"internal"}'];
-
-/** For node:http, Express and Koa: the request's own stream and headers. */
-async function createNode(req: IncomingMessage): Promise<Answer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return create(req.headers.authorization, Buffer.concat(chunks)).catch(() => INTERNAL);
-}
-
-/** The same endpoint as each framework's own route would be written by hand (`node` = no framework). */
-async function listen(): Promise<Server> {
-  if (framework === 'express') {
-    const { default: express } = await import('express');
-    const app = express();
-    app.post(ORDERS_PATH, (req, res) => void createNode(req).then((answer) => send(res, answer)));
-    return app.listen(0, '127.0.0.1');
-  }
-  if (framework === 'koa') {
-    const { default: Koa } = await import('koa');
-    const app = new Koa();
-    app.use(async (ctx) => {
-      if (ctx.method !== 'POST' || ctx.path !== ORDERS_PATH) return;
-      const [status, body] = await createNode(ctx.req);
-      ctx.status = status;
-      ctx.type = 'application/json';
-      ctx.body = body;
-    });
-    return app.listen(0, '127.0.0.1');
-  }
-  if (framework === 'hono') {
-    const { Hono } = await import('hono');
-    const { serve } = await import('@hono/node-server');
-    const app = new Hono().post(ORDERS_PATH, async (c) => {
-      const bytes = Buffer.from(await c.req.arrayBuffer());
-      const [status, text] = await create(c.req.header('authorization'), bytes).catch(() => INTERNAL);
-      return c.body(text, status as 201, { 'content-type': 'application/json' });
-    });
-    return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-  }
-  return createServer((req, res) => void createNode(req).then((answer) => send(res, answer))).listen(
-    0,
-    '127.0.0.1',
-  );
-}
-
-await serveForParent(await listen());
+await serveForParent(await listenHandWritten(framework, ORDERS_PATH, create));

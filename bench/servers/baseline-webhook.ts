@@ -11,14 +11,12 @@
  *   baseline-webhook.ts <databaseUrl> <schema> <publicKey base64url> <tx|cte> <signedUrl> [node|express|koa|hono]
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OrderStatus } from '@bnpl-kit/core';
 import { forwardSourcesOf } from '@bnpl-kit/core/wire';
 import pg from 'pg';
 import { serveForParent } from './child.js';
 import { countRoundTrips } from './count-round-trips.js';
-
-export type BaselineFramework = 'node' | 'express' | 'koa' | 'hono';
+import { type Answer, type BaselineFramework, listenHandWritten } from './hand-written-route.js';
 
 countRoundTrips(pg);
 
@@ -76,10 +74,7 @@ async function record(eventId: string, type: string, orderId: string, status: Or
 }
 
 /** The protocol's checks and the database effect: status and JSON body of the answer. */
-async function receive(
-  header: (name: string) => string | undefined,
-  body: Buffer,
-): Promise<[number, string]> {
+async function receive(header: (name: string) => string | undefined, body: Buffer): Promise<Answer> {
   const signature = header('signature');
   const eventId = header('x-event-id');
   const timestamp = header('x-event-timestamp');
@@ -108,60 +103,4 @@ async function receive(
   return [200, fresh ? '{"received":true}' : '{"received":true,"duplicate":true}'];
 }
 
-const INTERNAL: [number, string] = [500, '{"code":"internal"}'];
-
-/** For node:http, Express and Koa: the request's own stream and headers. */
-async function receiveNode(req: IncomingMessage): Promise<[number, string]> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const value = (name: string) => {
-    const v = req.headers[name];
-    return typeof v === 'string' ? v : undefined;
-  };
-  return receive(value, Buffer.concat(chunks)).catch(() => INTERNAL);
-}
-
-function send(res: ServerResponse, [status, body]: [number, string]): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(body);
-}
-
-/**
- * The same receiver as each framework's own route would be written by hand (`node` = no framework):
- * the floor a market on that framework starts from without the kit.
- */
-async function listen(): Promise<Server> {
-  if (framework === 'express') {
-    const { default: express } = await import('express');
-    const app = express();
-    app.post(WEBHOOK_PATH, (req, res) => void receiveNode(req).then((answer) => send(res, answer)));
-    return app.listen(0, '127.0.0.1');
-  }
-  if (framework === 'koa') {
-    const { default: Koa } = await import('koa');
-    const app = new Koa();
-    app.use(async (ctx) => {
-      if (ctx.method !== 'POST' || ctx.path !== WEBHOOK_PATH) return;
-      const [status, body] = await receiveNode(ctx.req);
-      ctx.status = status;
-      ctx.type = 'application/json';
-      ctx.body = body;
-    });
-    return app.listen(0, '127.0.0.1');
-  }
-  if (framework === 'hono') {
-    const { Hono } = await import('hono');
-    const { serve } = await import('@hono/node-server');
-    const app = new Hono().post(WEBHOOK_PATH, async (c) => {
-      const body = Buffer.from(await c.req.arrayBuffer());
-      const [status, text] = await receive((name) => c.req.header(name), body).catch(() => INTERNAL);
-      return c.body(text, status as 200, { 'content-type': 'application/json' });
-    });
-    return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-  }
-  return createServer((req, res) => void receiveNode(req).then((answer) => send(res, answer))).listen(
-    0,
-    '127.0.0.1',
-  );
-}
-
-await serveForParent(await listen());
+await serveForParent(await listenHandWritten(framework, WEBHOOK_PATH, receive));
