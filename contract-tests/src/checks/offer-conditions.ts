@@ -6,10 +6,10 @@
  */
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor, LEAF_CONDITION_KINDS } from '@bnpl-kit/core/wire';
-import { ensure, expectProblem, expectStatus, isObject } from '../expect.js';
-import { pushOwnClaims } from '../support/push-claims.js';
+import { ensure, expectProblem, isObject } from '../expect.js';
+import { userWithPushedClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
-import { bearer, signedInAtService } from '../support/users.js';
+import { bearer } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface Claim {
@@ -155,14 +155,7 @@ export const offerConditionChecks: ContractCheck[] = [
     async run(ctx) {
       // After a push, so every scope has a commitment: each condition below holds if the market reads
       // the entry (the commitment itself, a piece of it, anything at all), and none may.
-      const { user, credifyId } = await signedInAtService(ctx);
-      expectStatus(
-        await pushOwnClaims(ctx, user, credifyId),
-        200,
-        "for pushing the signed-in user's own claims",
-      );
-      const claims =
-        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const { user, claims } = await userWithPushedClaims(ctx);
       const tag = ctx.unique('secret');
       const cases: [string, Leaf][] = [];
       for (const [i, [scope, values]] of Object.entries(claims ?? {}).entries()) {
@@ -534,14 +527,7 @@ export const offerConditionChecks: ContractCheck[] = [
     async run(ctx) {
       // The service sends both; R-OFFER-01 lets either name the user. A market that looks users up
       // by one column only finds no one for a request naming the other, and decides on no claims.
-      const { user, credifyId } = await signedInAtService(ctx);
-      expectStatus(
-        await pushOwnClaims(ctx, user, credifyId),
-        200,
-        "for pushing the signed-in user's own claims",
-      );
-      const claims =
-        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const { user, credifyId, claims } = await userWithPushedClaims(ctx);
       const tag = ctx.unique('either');
       const offers = claimsOf(claims)
         .filter((c) => ['string', 'number', 'boolean'].includes(typeof c.value))

@@ -10,7 +10,7 @@ import { commitmentKeyFor, scopeHash, verifyClaimToken } from '@bnpl-kit/core/wi
 import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../expect.js';
 import type { ClaimTokenView } from '../sandbox/driver.js';
 import { tokenNearMisses } from '../support/credentials.js';
-import { pushClaims, pushOwnClaims } from '../support/push-claims.js';
+import { keptClaims, pushClaims, pushOwnClaims } from '../support/push-claims.js';
 import { bearer, type SignedInUser, signedIn, signedInAtService } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -249,8 +249,7 @@ export const pushClaimsChecks: ContractCheck[] = [
       // The names are what a provider's offer conditions read (`phone_number`, `<org>:<key>`): a claim
       // stored under another name is one no condition finds. After a push, so the scopes pushed are shown.
       const { user, tokens } = await pushAsSignedInUser(ctx);
-      const claims =
-        (await ctx.storedClaims(user)) ?? (await ctx.users()).find((u) => u.id === user.id)?.claims;
+      const claims = await keptClaims(ctx, user);
       if (claims === undefined)
         return ctx.notExercised(
           'stored-commitments',
