@@ -50,6 +50,16 @@ function otherMethods(operation: MarketOperation, served: readonly MarketOperati
  * repeats). A user-session route gets the demo user's session when the market gives one (a basic
  * market need not: nothing in basic mode signs a user in), else an unknown one.
  */
+/**
+ * An order a wrongly routed request could move, and its status: APPROVED (an action could move it)
+ * in data-sharing mode; PENDING (a create could not replace it) in basic mode.
+ */
+async function orderToActOn(ctx: CheckContext): Promise<[id: string, status: string]> {
+  return ctx.mode === 'data-sharing'
+    ? [await approvedOrder(ctx), 'APPROVED']
+    : [(await createOrder(ctx)).id, 'PENDING'];
+}
+
 async function actingRequest(
   ctx: CheckContext,
   operation: MarketOperation,
@@ -108,11 +118,7 @@ export const methodChecks: ContractCheck[] = [
     spec: 'WIRE §5',
     rules: ['R-EP-23'],
     async run(ctx) {
-      // An order an action could move, in data-sharing mode; one a create could not replace, in basic.
-      const [id, status] =
-        ctx.mode === 'data-sharing'
-          ? [await approvedOrder(ctx), 'APPROVED']
-          : [(await createOrder(ctx)).id, 'PENDING'];
+      const [id, status] = await orderToActOn(ctx);
       const since = await ctx.sandbox.lastCallId();
       const served = routesServed(ctx.mode);
       const wrong: string[] = [];
@@ -193,10 +199,7 @@ export const methodChecks: ContractCheck[] = [
       // Derived from the route table: every route of the mode, with its own method, credentials and a
       // body it would act on, at paths that only begin (or only end) like it. A router that matches
       // from the start only (Python's re.match, preg_match without `$`) cancels at `/cancel/x`.
-      const [id, status] =
-        ctx.mode === 'data-sharing'
-          ? [await approvedOrder(ctx), 'APPROVED']
-          : [(await createOrder(ctx)).id, 'PENDING'];
+      const [id, status] = await orderToActOn(ctx);
       const since = await ctx.sandbox.lastCallId();
       const wrong: string[] = [];
       for (const operation of routesServed(ctx.mode)) {
