@@ -5,17 +5,22 @@
  * Every vitest run leaves its files' times in its package (`node_modules/.vitest/timings.json`,
  * written by vitest.timings.ts) and every `pnpm test` leaves turbo's run summary in `.turbo/runs/`;
  * this module reads the newest of both. With BENCH_TEST_RUN=1 it first runs the test command itself
- * (`node scripts/test.mjs --force`, nothing cached) and times it from spawn to exit.
+ * (`node scripts/test.mjs --force`, nothing cached) and reports its wall time and the CPU seconds of
+ * everything it started. With BENCH_TEST_CPU=1 it runs each package's tests alone, one after another,
+ * and prints what each costs in CPU seconds: the test command is CPU-bound on two cores, so these, not
+ * the packages' wall times side by side, say where its minutes go.
  *
  * A file's time is all of it: environment, import, set-up, tests and hooks. Files run side by side,
  * so they add up to more than the wall time.
  */
-import { spawn } from 'node:child_process';
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PackageTimings } from '../vitest.timings.js';
 import { type BenchModule, printTable } from './harness.js';
+import { runMeasured } from './process-tree-cpu.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REPORT = join('node_modules', '.vitest', 'timings.json');
@@ -46,21 +51,82 @@ function newestTestRun(): TurboRun | undefined {
     .map((name) => join(dir, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
     .map((file) => JSON.parse(readFileSync(file, 'utf8')) as TurboRun);
-  return runs.find((run) => /\brun test\b/.test(run.execution.command) && run.tasks.length > 1);
+  // A whole run: not one of BENCH_TEST_CPU's runs of a single package (`--filter`).
+  return runs.find(
+    (run) =>
+      /\brun test\b/.test(run.execution.command) &&
+      !/--filter/.test(run.execution.command) &&
+      run.tasks.length > 1,
+  );
 }
 
-async function runTestCommand(): Promise<number> {
-  const started = performance.now();
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'scripts', 'test.mjs'), '--force'], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.on('close', (status) => resolve(status ?? 1));
-  });
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`\ntest command: exit ${code}, ${seconds.toFixed(0)} s from spawn to exit`);
-  return seconds;
+const testCommand = (...args: string[]) => [
+  process.execPath,
+  join(root, 'scripts', 'test.mjs'),
+  '--force',
+  ...args,
+];
+
+async function runTestCommand(): Promise<void> {
+  const run = await runMeasured(testCommand(), { cwd: root });
+  const cores = availableParallelism();
+  const cpu =
+    run.cpuSeconds === undefined
+      ? 'CPU not measurable here (no /proc)'
+      : `${run.cpuSeconds.toFixed(0)} CPU-seconds, ${((100 * run.cpuSeconds) / (run.wallSeconds * cores)).toFixed(0)} % of ${cores} cores`;
+  console.log(
+    `\ntest command: exit ${run.exitCode}, ${run.wallSeconds.toFixed(0)} s from spawn to exit, ${cpu}`,
+  );
+}
+
+/** Every workspace package with tests, by name. */
+function testedPackages(): string[] {
+  const names: string[] = [];
+  for (const dir of ['contract-tests', 'docs', 'scripts', 'bench'])
+    names.push(packageNameIn(join(root, dir)));
+  for (const parent of ['packages', 'apps', 'tools'])
+    for (const name of readdirSync(join(root, parent))) names.push(packageNameIn(join(root, parent, name)));
+  return names.filter((name) => name !== '');
+}
+
+function packageNameIn(dir: string): string {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return '';
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; scripts?: Record<string, string> };
+  return pkg.scripts?.test ? (pkg.name ?? '') : '';
+}
+
+/** Each package's tests alone (through the test command, so with its set-up), one after another. */
+async function cpuPerPackage(): Promise<void> {
+  const rows: { name: string; cpu: number; wall: number; exitCode: number }[] = [];
+  // BENCH_TEST_PACKAGES=@bnpl-kit/core,@bnpl-kit/store measures only those.
+  const only = process.env.BENCH_TEST_PACKAGES?.split(',').map((name) => name.trim());
+  for (const name of testedPackages().filter((name) => !only || only.includes(name))) {
+    process.stdout.write(`${name} … `);
+    const run = await runMeasured(testCommand(`--filter=${name}`), { cwd: root, quiet: true });
+    if (run.cpuSeconds === undefined) {
+      console.log('\nCPU not measurable here (no /proc): BENCH_TEST_CPU needs Linux.');
+      return;
+    }
+    console.log(`${run.cpuSeconds.toFixed(1)} CPU-s, exit ${run.exitCode}`);
+    rows.push({ name, cpu: run.cpuSeconds, wall: run.wallSeconds, exitCode: run.exitCode });
+  }
+  const total = rows.reduce((sum, row) => sum + row.cpu, 0);
+  rows.sort((a, b) => b.cpu - a.cpu);
+  console.log('');
+  printTable(
+    rows.map((row) => ({
+      'package, its tests alone': row.name,
+      'CPU s': row.cpu.toFixed(1),
+      share: `${((100 * row.cpu) / total).toFixed(1)} %`,
+      'wall s': row.wall.toFixed(1),
+      exit: String(row.exitCode),
+    })),
+  );
+  const cores = availableParallelism();
+  console.log(
+    `\n${only ? 'these' : 'all'} packages: ${total.toFixed(0)} CPU-seconds, so no less than ${(total / cores / 60).toFixed(1)} min of wall time on ${cores} cores`,
+  );
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -68,6 +134,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const bench: BenchModule = {
   title: 'Test suite: the README test command, slowest packages and files',
   async run() {
+    if (process.env.BENCH_TEST_CPU === '1') await cpuPerPackage();
     if (process.env.BENCH_TEST_RUN === '1') await runTestCommand();
     const run = newestTestRun();
     const files: { file: string; ms: number; importMs: number; status: string }[] = [];

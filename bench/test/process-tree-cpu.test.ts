@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { childTicks, runMeasured } from '../process-tree-cpu.js';
+
+// Node code that burns argv[1] milliseconds of its own CPU time (not of the clock), then exits.
+const BURN =
+  'const s = process.cpuUsage(); const busy = () => { const u = process.cpuUsage(s); return u.user + u.system; };' +
+  ' let x = 0; while (busy() < Number(process.argv[1]) * 1000) x++;';
+
+describe('childTicks', () => {
+  it('reads cutime + cstime past a command name holding spaces and parentheses', () => {
+    const line = '4242 (a b) (c)) S 1 4242 4242 0 -1 4194304 99 0 0 0 7 3 120 35 20 0 1 0 380340 3133440 382';
+    expect(childTicks(line)).toBe(155);
+  });
+
+  it('refuses a line that is not a stat line', () => {
+    expect(() => childTicks('no such thing')).toThrow(/not a \/proc/);
+  });
+});
+
+describe.runIf(existsSync('/proc/self/stat'))('runMeasured', () => {
+  it("counts the CPU of the command's children and grandchildren, and passes its exit code on", async () => {
+    // sh → node (300 ms of CPU) and sh → sh → node (200 ms): both are waited for, so both count.
+    const run = await runMeasured(
+      ['sh', '-c', `node -e "$BURN" 300 && sh -c 'node -e "$BURN" 200'; exit 3`],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, BURN },
+        quiet: true,
+      },
+    );
+    expect(run.exitCode).toBe(3);
+    expect(run.cpuSeconds).toBeGreaterThanOrEqual(0.5);
+    expect(run.wallSeconds).toBeGreaterThan(0);
+  });
+});
