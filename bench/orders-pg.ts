@@ -39,9 +39,7 @@ import { isPinned, LOAD_CPU, pin } from './pin.js';
 const CANDIDATES = [
   'baseline',
   'baseline-http',
-  'baseline-express',
-  'baseline-koa',
-  'baseline-hono',
+  ...rounds.FRAMEWORK_BASELINES,
   'express',
   'koa',
   'hono',

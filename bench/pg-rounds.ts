@@ -9,6 +9,7 @@ import { formatRate, median } from './harness.js';
 import type { Measured } from './http-child.js';
 import { openPgFixture, type PgFixture } from './pg-fixture.js';
 import { pinLoadGenerator, unpinLoadGenerator } from './pin.js';
+import { ROUTE_FRAMEWORKS } from './servers/hand-written-route.js';
 import type { WarmUp } from './warm-up.js';
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -176,6 +177,11 @@ export function baseCandidate<C extends string>(candidate: string): C {
 
 /** The prefix of a baseline written as a framework's own route (`baseline-express`, …). */
 export const FRAMEWORK_BASELINE = 'baseline-';
+
+/** Every baseline written as a framework's own route, one per framework hand-written-route.ts serves. */
+export const FRAMEWORK_BASELINES = ROUTE_FRAMEWORKS.map(
+  (framework) => `${FRAMEWORK_BASELINE}${framework}` as const,
+) as readonly `${typeof FRAMEWORK_BASELINE}${(typeof ROUTE_FRAMEWORKS)[number]}`[];
 
 /**
  * A kit candidate's own framework's baseline (`express+hook` → `baseline-express`), which the

@@ -40,6 +40,7 @@ import {
   type BEFORE_SUFFIX,
   baseCandidate,
   FRAMEWORK_BASELINE,
+  FRAMEWORK_BASELINES,
   frameworkPeer,
   interleave,
   ROUNDS,
@@ -55,9 +56,7 @@ import { isPinned, LOAD_CPU, SERVER_CPU } from './pin.js';
 export const CANDIDATES = [
   'baseline',
   'baseline-cte',
-  'baseline-express',
-  'baseline-koa',
-  'baseline-hono',
+  ...FRAMEWORK_BASELINES,
   'express',
   'koa',
   'hono',

@@ -6,7 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-export type BaselineFramework = 'node' | 'express' | 'koa' | 'hono';
+/** The frameworks a hand-written endpoint is also served as one route of (bench: `baseline-<framework>`). */
+export const ROUTE_FRAMEWORKS = ['express', 'koa', 'hono'] as const;
+export type BaselineFramework = 'node' | (typeof ROUTE_FRAMEWORKS)[number];
 
 /** Status and JSON text of an answer. */
 export type Answer = [status: number, body: string];
