@@ -3,15 +3,17 @@
  * nothing at all to one call, and the market must answer 502/503/504 problem+json without echoing the
  * service's answer, and must not act as if the call had succeeded (a refused cancel can be retried).
  */
+
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { RouteFaultSpec } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
+import { withFaults } from '../support/faults.js';
 import { createOrder, postAction, postOrder, sampleOrder, statusPath } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
 import { signedInAtService } from '../support/users.js';
-import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 const UPSTREAM = [502, 503, 504] as const;
 
@@ -58,16 +60,6 @@ const ACTION_BAD_ANSWERS: BadAnswer[] = [
   ...NOT_ENVELOPE,
 ];
 
-/** Runs `act` with `fault` injected, and clears every fault left afterwards (a market may not call at all). */
-async function withFault<T>(ctx: CheckContext, fault: RouteFaultSpec, act: () => Promise<T>): Promise<T> {
-  await ctx.sandbox.injectFault(fault);
-  try {
-    return await act();
-  } finally {
-    await ctx.sandbox.clearFaults();
-  }
-}
-
 function expectUpstreamProblem(exchange: HttpExchange, what: string): void {
   expectProblem(exchange, UPSTREAM, {
     what: `when the service ${what}`,
@@ -95,7 +87,7 @@ function createFailure(
           : ['R-ERR-11', 'R-SVC-01'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
-      const exchange = await withFault(ctx, { operation: 'createOrder', ...fault }, () =>
+      const exchange = await withFaults(ctx, [{ operation: 'createOrder', ...fault }], () =>
         ctx.http.send(routeUrl(ctx, 'createOrder'), {
           method: 'POST',
           json: request,
@@ -144,7 +136,7 @@ export const serviceFailureChecks: ContractCheck[] = [
       async run(ctx) {
         const order = await createOrder(ctx);
         const fault = { operation: 'getOrder', ...bad.fault } as const;
-        const exchange = await withFault(ctx, fault, () =>
+        const exchange = await withFaults(ctx, [fault], () =>
           ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
         );
         if (exchange.status === 200) {
@@ -159,7 +151,7 @@ export const serviceFailureChecks: ContractCheck[] = [
         }
         // An order the market does not hold, while the service fails: it has no record to fall back
         // on. Unknown to it (404) or the service's failure (502/503/504), never a 500 of its own.
-        const unknown = await withFault(ctx, fault, () =>
+        const unknown = await withFaults(ctx, [fault], () =>
           ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), { headers: { ...ctx.systemAuth } }),
         );
         if (unknown.status === 404)
@@ -189,7 +181,7 @@ export const serviceFailureChecks: ContractCheck[] = [
         async run(ctx) {
           const id = await approvedOrder(ctx);
           const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
-          const exchange = await withFault(ctx, { operation, ...bad.fault }, () =>
+          const exchange = await withFaults(ctx, [{ operation, ...bad.fault }], () =>
             postAction(ctx, id, action),
           );
           expectUpstreamProblem(exchange, `${bad.what} to ${operation}`);
@@ -213,7 +205,7 @@ export const serviceFailureChecks: ContractCheck[] = [
       rules: bad.slug === 'error' ? ['R-ERR-11', 'R-CLAIM-09'] : ['R-ERR-11', 'R-CLAIM-09', 'R-SVC-01'],
       async run(ctx) {
         const { user, credifyId } = await signedInAtService(ctx);
-        const exchange = await withFault(ctx, { operation: 'pushClaimTokens', ...bad.fault }, () =>
+        const exchange = await withFaults(ctx, [{ operation: 'pushClaimTokens', ...bad.fault }], () =>
           pushOwnClaims(ctx, user, credifyId),
         );
         expectUpstreamProblem(exchange, `${bad.what} to the claim tokens`);

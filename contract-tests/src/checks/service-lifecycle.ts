@@ -3,9 +3,11 @@
  * and by both paths (WIRE §3), the service's access token expiring or revoked (a 401 from the service,
  * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
  */
+
 import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
 import { untilElapsed } from '../support/clock.js';
+import { withFaults } from '../support/faults.js';
 import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -138,13 +140,11 @@ export const serviceLifecycleChecks: ContractCheck[] = [
     async run(ctx) {
       const since = await ctx.sandbox.lastCallId();
       const request = sampleOrder(ctx.unique('ref'));
-      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 1 });
-      let created: Awaited<ReturnType<typeof postOrder>>;
-      try {
-        created = await postOrder(ctx, request);
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
+      const created = await withFaults(
+        ctx,
+        [{ operation: 'createOrder', action: 'error', status: 401, times: 1 }],
+        () => postOrder(ctx, request),
+      );
       ensure(created.status === 201, {
         expected:
           '201 for an order whose first create call the service answered 401 (token expired): renew the token, repeat once',
@@ -159,17 +159,16 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       });
       const order = await createOrder(ctx);
       const beforeStatus = await ctx.sandbox.lastCallId();
-      await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 401, times: 1 });
-      try {
-        const { status } = await marketStatus(ctx, order.id);
-        ensure(status === 'PENDING', {
-          expected: `the status of ${order.id} (PENDING) after the service answered its status call 401 once`,
-          actual: String(status),
-          spec: 'WIRE §6',
-        });
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
+      const { status } = await withFaults(
+        ctx,
+        [{ operation: 'getOrder', action: 'error', status: 401, times: 1 }],
+        () => marketStatus(ctx, order.id),
+      );
+      ensure(status === 'PENDING', {
+        expected: `the status of ${order.id} (PENDING) after the service answered its status call 401 once`,
+        actual: String(status),
+        spec: 'WIRE §6',
+      });
       const tokens = await callsOf(ctx, beforeStatus, 'token');
       ensure(tokens.length >= 1, {
         expected: 'a new access token requested after the 401',
@@ -189,13 +188,11 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       const request = sampleOrder(ctx.unique('ref'));
       const since = await ctx.sandbox.lastCallId();
       // Every attempt refused, however many the market makes (a loop would meet all ten).
-      await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 10 });
-      let exchange: Awaited<ReturnType<typeof postOrder>>;
-      try {
-        exchange = await postOrder(ctx, request);
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
+      const exchange = await withFaults(
+        ctx,
+        [{ operation: 'createOrder', action: 'error', status: 401, times: 10 }],
+        () => postOrder(ctx, request),
+      );
       // The service refused the market's credentials, not the caller's: a 401 would tell the
       // market's own client to fix its token (R-ERR-05).
       expectProblem(exchange, [502, 503, 504], {
@@ -231,14 +228,14 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       async run(ctx) {
         const request = sampleOrder(ctx.unique('ref'));
         // The 401 makes the market renew (R-SVC-04); every token request then fails.
-        await ctx.sandbox.injectFault({ operation: 'createOrder', action: 'error', status: 401, times: 1 });
-        await ctx.sandbox.injectFault({ operation: 'token', ...fault, times: 10 });
-        let exchange: Awaited<ReturnType<typeof postOrder>>;
-        try {
-          exchange = await postOrder(ctx, request);
-        } finally {
-          await ctx.sandbox.clearFaults();
-        }
+        const exchange = await withFaults(
+          ctx,
+          [
+            { operation: 'createOrder', action: 'error', status: 401, times: 1 },
+            { operation: 'token', ...fault, times: 10 },
+          ],
+          () => postOrder(ctx, request),
+        );
         expectProblem(exchange, [502, 503, 504], {
           what: `when the service refused the access token and its token request ${what}`,
           code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],

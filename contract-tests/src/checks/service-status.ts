@@ -4,9 +4,11 @@
  * replaced by a value outside the six (its `unknown_status` fault, the operation itself done); the
  * market keeps its stored status and reports the raw value as `service_status` (WIRE §5).
  */
+
 import { ensure, expectJsonObject, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';
+import { withFaults } from '../support/faults.js';
 import { postAction, postOrder, sampleOrder, statusPath } from '../support/orders.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -22,13 +24,14 @@ async function withNewStatus(
   operation: string,
   send: () => Promise<HttpExchange>,
 ): Promise<HttpExchange> {
-  await ctx.sandbox.injectFault({ action: 'drop', times: 5 });
-  await ctx.sandbox.injectFault({ operation, action: 'unknown_status', order_status: NEW_STATUS });
-  try {
-    return await send();
-  } finally {
-    await ctx.sandbox.clearFaults();
-  }
+  return withFaults(
+    ctx,
+    [
+      { action: 'drop', times: 5 },
+      { operation, action: 'unknown_status', order_status: NEW_STATUS },
+    ],
+    send,
+  );
 }
 
 function expectReported(exchange: HttpExchange, status: string, what: string): void {

@@ -4,9 +4,10 @@
  * is read over HTTP: the status endpoint reports the local record reconciled with the service (so a
  * status only a webhook could have set shows through), and cancel / disburse follow the state rules.
  */
+
 import { ensure, expectJsonObject, expectProblem } from '../expect.js';
-import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';
+import { withFaults } from '../support/faults.js';
 import { createOrder, expectMarketStatus, postAction, statusPath } from '../support/orders.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -24,13 +25,11 @@ async function expectOwnRecord(
   statuses: readonly string[],
   why: string,
 ): Promise<boolean> {
-  await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
-  let stored: HttpExchange;
-  try {
-    stored = await ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } });
-  } finally {
-    await ctx.sandbox.clearFaults();
-  }
+  const stored = await withFaults(
+    ctx,
+    [{ operation: 'getOrder', action: 'error', status: 500, times: 5 }],
+    () => ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } }),
+  );
   if (stored.status !== 200) return false;
   const body = expectJsonObject(stored, 'for the order status');
   ensure(statuses.includes(String(body.status)), {
