@@ -13,7 +13,6 @@
  * A file's time is all of it: environment, import, set-up, tests and hooks. Files run side by side,
  * so they add up to more than the wall time.
  */
-
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -35,12 +34,17 @@ interface TurboRun {
   }[];
 }
 
-function workspaceDirs(): string[] {
-  const dirs = ['contract-tests', 'docs', 'scripts'];
+/** Every workspace package's directory, relative to the root (pnpm-workspace.yaml's globs). */
+function packageDirs(): string[] {
+  const dirs = ['contract-tests', 'docs', 'scripts', 'bench'];
   for (const parent of ['packages', 'apps', 'tools']) {
     for (const name of readdirSync(join(root, parent))) dirs.push(join(parent, name));
   }
-  return dirs.filter((dir) => existsSync(join(root, dir, REPORT)));
+  return dirs.filter((dir) => existsSync(join(root, dir, 'package.json')));
+}
+
+function workspaceDirs(): string[] {
+  return packageDirs().filter((dir) => existsSync(join(root, dir, REPORT)));
 }
 
 function newestTestRun(): TurboRun | undefined {
@@ -81,19 +85,13 @@ async function runTestCommand(): Promise<void> {
 
 /** Every workspace package with tests, by name. */
 function testedPackages(): string[] {
-  const names: string[] = [];
-  for (const dir of ['contract-tests', 'docs', 'scripts', 'bench'])
-    names.push(packageNameIn(join(root, dir)));
-  for (const parent of ['packages', 'apps', 'tools'])
-    for (const name of readdirSync(join(root, parent))) names.push(packageNameIn(join(root, parent, name)));
-  return names.filter((name) => name !== '');
-}
-
-function packageNameIn(dir: string): string {
-  const file = join(dir, 'package.json');
-  if (!existsSync(file)) return '';
-  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; scripts?: Record<string, string> };
-  return pkg.scripts?.test ? (pkg.name ?? '') : '';
+  return packageDirs().flatMap((dir) => {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
+      name?: string;
+      scripts?: Record<string, string>;
+    };
+    return pkg.scripts?.test && pkg.name ? [pkg.name] : [];
+  });
 }
 
 /** Each package's tests alone (through the test command, so with its set-up), one after another. */

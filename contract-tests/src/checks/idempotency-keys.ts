@@ -10,6 +10,7 @@ import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
 import { untilElapsed } from '../support/clock.js';
+import { withFaults } from '../support/faults.js';
 import { loseNextDisbursementAnswer } from '../support/lost-disbursement.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
@@ -96,17 +97,11 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
       const calls = await callsDuring(ctx, 'createOrder', request.reference_id, async () => {
-        await ctx.sandbox.injectFault({
-          operation: 'createOrder',
-          action: 'error',
-          status: 503,
-          after_effect: true,
-        });
-        try {
-          await postOrder(ctx, request);
-        } finally {
-          await ctx.sandbox.clearFaults();
-        }
+        await withFaults(
+          ctx,
+          [{ operation: 'createOrder', action: 'error', status: 503, after_effect: true }],
+          () => postOrder(ctx, request),
+        );
         const again = await postOrder(ctx, request);
         expectStatus(
           again,

@@ -3,7 +3,6 @@
  * nothing at all to one call, and the market must answer 502/503/504 problem+json without echoing the
  * service's answer, and must not act as if the call had succeeded (a refused cancel can be retried).
  */
-
 import { ensure, expectJsonObject, expectProblem, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import type { RouteFaultSpec } from '../sandbox/driver.js';

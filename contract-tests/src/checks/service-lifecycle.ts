@@ -3,7 +3,6 @@
  * and by both paths (WIRE §3), the service's access token expiring or revoked (a 401 from the service,
  * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
  */
-
 import { ensure, expectProblem } from '../expect.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
 import { untilElapsed } from '../support/clock.js';

@@ -4,7 +4,6 @@
  * replaced by a value outside the six (its `unknown_status` fault, the operation itself done); the
  * market keeps its stored status and reports the raw value as `service_status` (WIRE §5).
  */
-
 import { ensure, expectJsonObject, expectStatus } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedAtService } from '../support/approvals.js';

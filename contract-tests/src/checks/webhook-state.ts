@@ -4,7 +4,6 @@
  * is read over HTTP: the status endpoint reports the local record reconciled with the service (so a
  * status only a webhook could have set shows through), and cancel / disburse follow the state rules.
  */
-
 import { ensure, expectJsonObject, expectProblem } from '../expect.js';
 import { approvedAtService } from '../support/approvals.js';
 import { withFaults } from '../support/faults.js';
