@@ -73,7 +73,9 @@ describe('sandbox console layout, in Chromium', () => {
         (await frame.locator('#shared-scopes [data-scope]').allTextContents()).join(''),
       ).toContain('Loyalty membership');
       const committed = readFileSync(README_SCREENSHOT);
-      await page.screenshot({ path: UPDATE_README_SCREENSHOT ? README_SCREENSHOT : `${TEST_OUTPUT}readme.png` });
+      await page.screenshot({
+        path: UPDATE_README_SCREENSHOT ? README_SCREENSHOT : `${TEST_OUTPUT}readme.png`,
+      });
       // A plain test run leaves the checkout as it found it.
       if (!UPDATE_README_SCREENSHOT) expect(readFileSync(README_SCREENSHOT).equals(committed)).toBe(true);
       await decideInDialog(page, 'approve');
