@@ -11,7 +11,8 @@ import type { HttpExchange } from '../http.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
-import { loseNextDisbursementAnswer } from '../support/lost-disbursement.js';
+import { withFaults } from '../support/faults.js';
+import { LOST_DISBURSEMENT_ANSWER } from '../support/lost-disbursement.js';
 import { orderPath } from '../support/orders.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -62,14 +63,10 @@ export const disburseInvoiceChecks: ContractCheck[] = [
       const expected = canonicalJson(invoice);
       const since = await ctx.sandbox.lastCallId();
       // The first attempt pays but its answer is lost, so the caller repeats the same request.
-      await loseNextDisbursementAnswer(ctx);
-      let again: HttpExchange;
-      try {
+      const again = await withFaults(ctx, LOST_DISBURSEMENT_ANSWER, async () => {
         await disburseWith(ctx, id, invoice);
-        again = await disburseWith(ctx, id, invoice);
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
+        return disburseWith(ctx, id, invoice);
+      });
       expectStatus(again, [202, 409], 'for repeating a disburse whose first answer was lost', 'WIRE §5');
       const calls = (await ctx.sandbox.serviceCalls(since)).filter(
         (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),

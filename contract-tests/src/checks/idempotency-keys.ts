@@ -11,7 +11,7 @@ import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
 import { untilElapsed } from '../support/clock.js';
 import { withFaults } from '../support/faults.js';
-import { loseNextDisbursementAnswer } from '../support/lost-disbursement.js';
+import { LOST_DISBURSEMENT_ANSWER } from '../support/lost-disbursement.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { signedInAtService } from '../support/users.js';
@@ -132,8 +132,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
         // The market learns nothing of the payment that did happen, so it can only repeat the call:
         // the case the key exists for.
-        await loseNextDisbursementAnswer(ctx);
-        try {
+        again = await withFaults(ctx, LOST_DISBURSEMENT_ANSWER, async () => {
           const since = await ctx.sandbox.lastCallId();
           await postAction(ctx, id, 'disburse');
           const answered = Date.now();
@@ -142,10 +141,8 @@ export const idempotencyKeyChecks: ContractCheck[] = [
           // one). Only then does the retry wait: until a second has passed since the market's
           // first attempt, whatever the offset between its clock and certify's.
           if (await firstCarriesDate(ctx, since, id)) await untilElapsed(answered, 1000);
-          again = await postAction(ctx, id, 'disburse');
-        } finally {
-          await ctx.sandbox.clearFaults();
-        }
+          return postAction(ctx, id, 'disburse');
+        });
       });
       expectKeys(calls, `the disburse calls of order ${id}`, true);
       expectSameBodies(calls, `the disburse calls of order ${id}`);

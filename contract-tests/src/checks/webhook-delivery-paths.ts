@@ -7,6 +7,7 @@
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { ensure } from '../expect.js';
 import { approvedOrder, approvedUnannounced } from '../support/approvals.js';
+import { withFaults } from '../support/faults.js';
 import { expectMarketStatus } from '../support/orders.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
@@ -50,22 +51,22 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
         );
       // The fault stays until the market's first disbursement call met it: during the webhook's
       // processing, or later from a job the webhook enqueued (one local write with the event ID).
-      await ctx.sandbox.injectFault({ operation: 'disburseOrder', action: 'error', status: 500 });
-      let delivery: Awaited<ReturnType<typeof ctx.sandbox.awaitStatusDelivery>>;
-      let tried: Awaited<ReturnType<typeof disburseCalls>>;
-      try {
-        await ctx.sandbox.ready(id);
-        delivery = await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
-        tried = await pollUntil(
-          async () => {
-            const calls = await disburseCalls();
-            return calls.length > 0 ? calls : undefined;
-          },
-          { timeoutMs: MARKET_EFFECT_WAIT_MS, what: `a disbursement call for ${id}` },
-        ).catch(() => []);
-      } finally {
-        await ctx.sandbox.clearFaults();
-      }
+      const { delivery, tried } = await withFaults(
+        ctx,
+        [{ operation: 'disburseOrder', action: 'error', status: 500 }],
+        async () => {
+          await ctx.sandbox.ready(id);
+          const delivery = await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');
+          const tried = await pollUntil(
+            async () => {
+              const calls = await disburseCalls();
+              return calls.length > 0 ? calls : undefined;
+            },
+            { timeoutMs: MARKET_EFFECT_WAIT_MS, what: `a disbursement call for ${id}` },
+          ).catch(() => []);
+          return { delivery, tried };
+        },
+      );
       // A market that never asks for its money on readiness leaves it to its systems (R-STATE-06):
       // its effect cannot fail over HTTP here, so nothing about R-WH-19 was shown.
       if (tried.length === 0)

@@ -1,16 +1,11 @@
-import type { CheckContext } from '../types.js';
+import type { RouteFaultSpec, WebhookFaultSpec } from '../sandbox/driver.js';
 
 /**
  * The next disbursement pays at the service but its answer is lost (a 503 after the effect), and
  * so are the status webhooks that would tell the market: the market can only repeat the call, the
- * retry R-SVC-06 and R-EP-11 speak of. The caller clears the faults.
+ * retry R-SVC-06 and R-EP-11 speak of. Injected for one step with `withFaults`, which clears them.
  */
-export async function loseNextDisbursementAnswer(ctx: CheckContext): Promise<void> {
-  await ctx.sandbox.injectFault({
-    operation: 'disburseOrder',
-    action: 'error',
-    status: 503,
-    after_effect: true,
-  });
-  await ctx.sandbox.injectFault({ action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' });
-}
+export const LOST_DISBURSEMENT_ANSWER: readonly (RouteFaultSpec | WebhookFaultSpec)[] = [
+  { operation: 'disburseOrder', action: 'error', status: 503, after_effect: true },
+  { action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' },
+];
