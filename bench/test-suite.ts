@@ -13,9 +13,10 @@
  * A file's time is all of it: environment, import, set-up, tests and hooks. Files run side by side,
  * so they add up to more than the wall time.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PackageTimings } from '../vitest.timings.js';
 import { type BenchModule, printTable } from './harness.js';
@@ -34,13 +35,18 @@ interface TurboRun {
   }[];
 }
 
-/** Every workspace package's directory, relative to the root (pnpm-workspace.yaml's globs). */
+/**
+ * Every workspace package's directory, relative to the root, as pnpm reads pnpm-workspace.yaml
+ * (the root itself, which has no tests of its own, left out).
+ */
 function packageDirs(): string[] {
-  const dirs = ['contract-tests', 'docs', 'scripts', 'bench'];
-  for (const parent of ['packages', 'apps', 'tools']) {
-    for (const name of readdirSync(join(root, parent))) dirs.push(join(parent, name));
-  }
-  return dirs.filter((dir) => existsSync(join(root, dir, 'package.json')));
+  const listed = JSON.parse(
+    execFileSync('npx', ['-y', 'pnpm@10', 'ls', '-r', '--depth', '-1', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
+  ) as { path: string }[];
+  return listed.map((pkg) => relative(root, pkg.path)).filter((dir) => dir !== '');
 }
 
 function workspaceDirs(): string[] {

@@ -5,8 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-// The same globs as pnpm-workspace.yaml; a package outside them is not part of the workspace.
-const WORKSPACE_DIRS = ['packages/*', 'apps/*', 'contract-tests', 'bench', 'tools/*'];
+/** A YAML list at the top level of pnpm-workspace.yaml (plain or quoted items). */
+export function workspaceList(key: string): string[] {
+  const yaml = readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8');
+  const block = yaml.match(new RegExp(`^${key}:\\n((?:  - .+\\n)+)`, 'm'))?.[1] ?? '';
+  return [...block.matchAll(/^ {2}- ['"]?([^'"\n]+)['"]?$/gm)].map((m) => m[1]!);
+}
 
 type ExportTarget = string | { [condition: string]: ExportTarget } | null;
 
@@ -33,7 +37,8 @@ interface PackageJson {
 
 function packageDirs(): string[] {
   const dirs: string[] = [];
-  for (const pattern of WORKSPACE_DIRS) {
+  // pnpm-workspace.yaml's globs: a package outside them is not part of the workspace.
+  for (const pattern of workspaceList('packages')) {
     if (!pattern.endsWith('/*')) {
       dirs.push(pattern);
       continue;

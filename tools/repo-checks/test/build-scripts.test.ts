@@ -7,14 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/workspace.js';
-
-/** A YAML list at the top level of pnpm-workspace.yaml (plain or quoted items). */
-function workspaceList(key: string): string[] {
-  const yaml = readFileSync(join(REPO_ROOT, 'pnpm-workspace.yaml'), 'utf8');
-  const block = yaml.match(new RegExp(`^${key}:\\n((?:  - .+\\n)+)`, 'm'))?.[1] ?? '';
-  return [...block.matchAll(/^ {2}- ['"]?([^'"\n]+)['"]?$/gm)].map((m) => m[1]!);
-}
+import { REPO_ROOT, workspaceList } from '../src/workspace.js';
 
 const rootJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
   pnpm?: { onlyBuiltDependencies?: string[] };
