@@ -185,7 +185,7 @@ const bench: BenchModule = {
           `${seconds(run.execution.endTime - run.execution.startTime)} wall, ${tasks.length} packages, ` +
           `${failedTasks} failed; ${passed} tests passed, ${failed} failed` +
           (otherRuns.length > 0
-            ? ` in the ${counted} packages whose reports it wrote (${otherRuns.length} packages' reports are from another run, not counted: ${otherRuns.join(', ')})`
+            ? ` in the ${counted} packages whose reports it wrote (${otherRuns.length === 1 ? "1 package's report is" : `${otherRuns.length} packages' reports are`} from another run, not counted: ${otherRuns.join(', ')})`
             : '') +
           '\n',
       );

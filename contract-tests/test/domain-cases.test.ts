@@ -10,7 +10,15 @@ import { invoiceCodec, orderCreateRequestCodec } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
 import { domainValueChecks } from '../src/checks/domain-values.js';
 import { WEBHOOK_EVENT_DOMAINS, webhookDomainCases } from '../src/checks/domain-webhook.js';
-import { ABSENT, applyCase, domainCases, requestRules, requestSchema } from '../src/support/domain-cases.js';
+import {
+  ABSENT,
+  applyCase,
+  domainCases,
+  getAt,
+  requestRules,
+  requestSchema,
+  wirePath,
+} from '../src/support/domain-cases.js';
 
 const EITHER = {
   type: 'object',
@@ -35,12 +43,26 @@ describe('domain cases of a schema with members and a one-of requirement beside 
   });
 
   it('leaving out the only member of the requirement is invalid; leaving out one of two present is valid', () => {
-    const alone = domainCases(EITHER, { a: 'x' }).find((c) => c.kind === 'required');
-    expect(alone).toMatchObject({ path: ['a'], set: [[['a'], ABSENT]], valid: false, alternatives: [['b']] });
+    const alone = domainCases(EITHER, { a: 'x' }).filter((c) => c.kind === 'required');
+    expect(alone).toMatchObject([
+      { path: ['a'], set: [[['a'], ABSENT]], valid: false, alternatives: [['b']] },
+      // Named `A`: member names are case-sensitive, so `a` is still missing.
+      {
+        path: ['a'],
+        set: [
+          [['a'], ABSENT],
+          [['A'], 'x'],
+        ],
+        valid: false,
+        alternatives: [['b']],
+      },
+    ]);
     const both = domainCases(EITHER, { a: 'x', b: 'y' }).filter((c) => c.kind === 'required');
-    expect(both.map((c) => [c.path, c.valid])).toEqual([
-      [['a'], true],
-      [['b'], true],
+    expect(both.map((c) => [c.path, c.set.length, c.valid])).toEqual([
+      [['a'], 1, true],
+      [['a'], 2, true],
+      [['b'], 1, true],
+      [['b'], 2, true],
     ]);
   });
 
@@ -153,7 +175,7 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
   it('each member the document leaves optional, left out, is a valid case (the invoice, its url and issued_at)', () => {
     const cases = domainCases(requestSchema('data-sharing', 'disburseOrder')!, { invoice: INVOICE });
     const left = cases
-      .filter((c) => c.set.some(([, v]) => v === ABSENT))
+      .filter((c) => c.set.length === 1 && c.set[0]![1] === ABSENT)
       .map((c) => [c.path.join('.'), c.valid]);
     expect(left).toEqual([
       ['invoice', true],
@@ -161,6 +183,41 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
       ['invoice.url', true],
       ['invoice.issued_at', true],
     ]);
+  });
+
+  it("each required member present only under its name in upper case or camelCase, and each text one character over its maximum as letters with combining accents, refused as the kit's codec refuses them", () => {
+    const base = wireOrder({ reference_id: 'fixture' });
+    const rules = { rules: requestRules('basic', 'createOrder') };
+    const cases = domainCases(requestSchema('basic', 'createOrder')!, base, rules);
+    const renamed = cases.filter((c) => c.label.includes("the member's name in"));
+    const combining = cases.filter((c) => c.label.includes('U+0301'));
+    expect(renamed.map((c) => wirePath(c.set[1]![0]))).toEqual(
+      expect.arrayContaining([
+        'REFERENCE_ID',
+        'referenceId',
+        'TOTAL_AMOUNT',
+        'orderLines',
+        'order_lines[0].QUANTITY',
+        'order_lines[0].unitPrice',
+        'total_amount.VALUE',
+      ]),
+    );
+    expect(renamed.map((c) => c.set[0])).toEqual(renamed.map((c) => [c.path, ABSENT]));
+    expect(combining.map((c) => wirePath(c.path))).toEqual([
+      'reference_id',
+      'order_lines[0].name',
+      'order_lines[0].reference_id',
+    ]);
+    for (const c of combining) {
+      const text = [...String(getAt(applyCase(base, c), c.path))];
+      expect(text).toHaveLength(256);
+      // As graphemes (and after NFC), half as many: under the maximum for a market counting those.
+      expect(text.join('').normalize('NFC').length).toBe(128);
+    }
+    const disagree = [...renamed, ...combining]
+      .filter((c) => c.valid || orderCreateRequestCodec.schema.safeParse(applyCase(base, c)).success)
+      .map((c) => c.label);
+    expect(disagree).toEqual([]);
   });
 
   it('the body itself as every other JSON type is refused (an array, a string, a number, null)', () => {

@@ -298,6 +298,8 @@ const LONE_SURROGATES: readonly [string, string][] = [
 ];
 /** A character outside the Basic Multilingual Plane (🛵): a proper surrogate pair, a scalar value. */
 const ASTRAL = '\u{1F6F5}';
+/** A letter and its combining accent (é as NFD writes it): two characters, one grapheme. */
+const COMBINING = 'e\u0301';
 
 /**
  * Each number of an RFC 3339 date-time on both sides of its bounds, the others as in `value`: the
@@ -388,6 +390,16 @@ export function formatCases(format: string, value: string): [string, boolean, st
     ];
   }
   return [];
+}
+
+/** A member name as other conventions spell it, [name, why]: in upper case, and in camelCase. */
+function otherSpellings(key: string): [string, string][] {
+  const upper = key.toUpperCase();
+  const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return [
+    ...(upper !== key ? ([[upper, 'in another case']] as [string, string][]) : []),
+    ...(camel !== key && camel !== upper ? ([[camel, 'in camelCase']] as [string, string][]) : []),
+  ];
 }
 
 function show(value: unknown): string {
@@ -526,6 +538,20 @@ export function domainCases(
           true,
           `${maxLength} characters, the maximum, ${maxLength - own.length} of them "${ASTRAL}" (${astral.length} UTF-16 units)`,
         );
+      // One character over the maximum, as letters with a combining mark: a bound counted in
+      // graphemes (Elixir's String.length, Ecto's validate_length, Swift's count) or after NFC
+      // normalisation sees half as many, under the maximum, and takes it.
+      const combining = [...COMBINING.repeat(Math.ceil((maxLength + 1) / 2))]
+        .slice(0, maxLength + 1)
+        .join('');
+      if (scalarText && node.format === undefined && fits(combining))
+        add(
+          'bound',
+          path,
+          combining,
+          false,
+          `${maxLength + 1} characters, over the maximum, as "e" + U+0301 pairs (${Math.ceil((maxLength + 1) / 2)} letters with their accents)`,
+        );
     }
     // The field's syntax (an RFC 3339 date-time, an absolute URL): every form it allows, and the
     // forms next to it that a lenient parser reads but the documented syntax does not allow.
@@ -608,6 +634,23 @@ export function domainCases(
       const { [key]: _left, ...rest } = value;
       const stillValid = branches(node).some((b) => accepts(b, 'object') && holdsRequired(b, rest));
       add('required', [...path, key], ABSENT, stillValid, 'a required member left out');
+      // Present only under another spelling of its name: names are compared code unit by code unit
+      // (RFC 8259 §8.3), so the member is still missing. A decoder that binds names without case
+      // (Go's encoding/json, ASP.NET's web defaults, Jackson's ACCEPT_CASE_INSENSITIVE_PROPERTIES)
+      // or by their camelCase alias too (Pydantic's populate_by_name, Rails' deep_transform_keys)
+      // reads it as the member.
+      for (const [other, why] of otherSpellings(key))
+        if (!(other in value))
+          cases.push({
+            label: `${wirePath([...path, other])} = ${show(value[key])} in place of ${key} (the member's name ${why})`,
+            kind: 'required',
+            path: [...path, key],
+            set: [
+              [[...path, key], ABSENT],
+              [[...path, other], value[key]],
+            ],
+            valid: stillValid,
+          });
     }
     // Each member no branch the value meets requires, left out: the document allows the body
     // without it (an invoice's url or issued_at, the invoice itself), so a market requiring it is wrong.
