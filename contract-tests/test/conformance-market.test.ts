@@ -27,6 +27,7 @@ async function certify(
     retryKeyedCalls?: boolean;
     onKeyedRetry?: (operation: string) => void;
     hidesRecord?: 'while-service-fails' | 'always';
+    refusesUnknownMembers?: boolean;
   } = {},
 ): Promise<ContractReport> {
   const server = await serveConformanceMarket();
@@ -52,6 +53,7 @@ async function certify(
             ...(options.retryKeyedCalls && { retryKeyedCalls: true }),
             ...(options.onKeyedRetry && { onKeyedRetry: options.onKeyedRetry }),
             ...(options.hidesRecord && { hidesRecord: options.hidesRecord }),
+            ...(options.refusesUnknownMembers && { refusesUnknownMembers: true }),
           }),
         );
       start();
@@ -98,6 +100,16 @@ describe('a conformance market that retries keyed service calls (WIRE §6 R-SVC-
       );
     });
   }
+});
+
+describe('a conformance market that refuses members its document does not name, naming only them', () => {
+  // certify sends a required member under another spelling of its name (REFERENCE_ID, referenceId):
+  // a strict decoder's 400 naming that spelling, not the missing member, is a refusal all the same.
+  it('passes every domain check of the data-sharing mode', async () => {
+    const report = await certify('data-sharing', { refusesUnknownMembers: true, only: ['domain.'] });
+    expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    expect(report.results.filter((r) => r.id.startsWith('domain.')).length).toBeGreaterThanOrEqual(10);
+  });
 });
 
 describe('a conformance market whose status endpoint hides its own record (issue 32)', () => {

@@ -650,6 +650,8 @@ export function domainCases(
               [[...path, other], value[key]],
             ],
             valid: stillValid,
+            // A market that refuses members the document does not name may name that one instead.
+            alternatives: [[...path, other]],
           });
     }
     // Each member no branch the value meets requires, left out: the document allows the body
@@ -674,7 +676,10 @@ export function domainCases(
       const key = c.path.at(-1);
       if (c.path.length !== path.length + 1 || !oneOf.includes(String(key))) continue;
       if (wirePath(c.path.slice(0, -1)) !== wirePath(path)) continue;
-      c.alternatives = oneOf.filter((k) => k !== key).map((k) => [...path, k]);
+      c.alternatives = [
+        ...(c.alternatives ?? []),
+        ...oneOf.filter((k) => k !== key).map((k) => [...path, k]),
+      ];
     }
   }
 
