@@ -103,7 +103,7 @@ describe('a conformance market that retries keyed service calls (WIRE §6 R-SVC-
 });
 
 describe('a conformance market that refuses members its document does not name, naming only them', () => {
-  // certify sends a required member under another spelling of its name (REFERENCE_ID, referenceId):
+  // certify sends a required member under its camelCase name alone (referenceId for reference_id):
   // a strict decoder's 400 naming that spelling, not the missing member, is a refusal all the same.
   it('passes every domain check of the data-sharing mode', async () => {
     const report = await certify('data-sharing', { refusesUnknownMembers: true, only: ['domain.'] });

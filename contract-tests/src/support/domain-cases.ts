@@ -392,14 +392,14 @@ export function formatCases(format: string, value: string): [string, boolean, st
   return [];
 }
 
-/** A member name as other conventions spell it, [name, why]: in upper case, and in camelCase. */
+/**
+ * A member name as another convention spells it, [name, why]: in camelCase. Not in another letter
+ * case: Go's encoding/json binds names without case and cannot be told otherwise, and the protocol
+ * does not say that names are case-sensitive, so every idiomatic Go market would fail on it.
+ */
 function otherSpellings(key: string): [string, string][] {
-  const upper = key.toUpperCase();
   const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  return [
-    ...(upper !== key ? ([[upper, 'in another case']] as [string, string][]) : []),
-    ...(camel !== key && camel !== upper ? ([[camel, 'in camelCase']] as [string, string][]) : []),
-  ];
+  return camel !== key ? [[camel, 'in camelCase']] : [];
 }
 
 function show(value: unknown): string {
@@ -634,11 +634,9 @@ export function domainCases(
       const { [key]: _left, ...rest } = value;
       const stillValid = branches(node).some((b) => accepts(b, 'object') && holdsRequired(b, rest));
       add('required', [...path, key], ABSENT, stillValid, 'a required member left out');
-      // Present only under another spelling of its name: names are compared code unit by code unit
-      // (RFC 8259 §8.3), so the member is still missing. A decoder that binds names without case
-      // (Go's encoding/json, ASP.NET's web defaults, Jackson's ACCEPT_CASE_INSENSITIVE_PROPERTIES)
-      // or by their camelCase alias too (Pydantic's populate_by_name, Rails' deep_transform_keys)
-      // reads it as the member.
+      // Present only under another spelling of its name (camelCase): the member is still missing. A
+      // model that binds members by their camelCase alias too (Pydantic's populate_by_name, Rails'
+      // deep_transform_keys(&:underscore)) reads it as the member.
       for (const [other, why] of otherSpellings(key))
         if (!(other in value))
           cases.push({
