@@ -393,13 +393,13 @@ export function formatCases(format: string, value: string): [string, boolean, st
 }
 
 /**
- * A member name as another convention spells it, [name, why]: in camelCase. Not in another letter
- * case: Go's encoding/json binds names without case and cannot be told otherwise, and the protocol
- * does not say that names are case-sensitive, so every idiomatic Go market would fail on it.
+ * A member name in camelCase (`referenceId`), or undefined when it has no underscore. Not in another
+ * letter case: Go's encoding/json binds names without case and cannot be told otherwise, and the
+ * protocol does not say that names are case-sensitive, so every idiomatic Go market would fail on it.
  */
-function otherSpellings(key: string): [string, string][] {
+function camelCase(key: string): string | undefined {
   const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  return camel !== key ? [[camel, 'in camelCase']] : [];
+  return camel === key ? undefined : camel;
 }
 
 function show(value: unknown): string {
@@ -541,16 +541,15 @@ export function domainCases(
       // One character over the maximum, as letters with a combining mark: a bound counted in
       // graphemes (Elixir's String.length, Ecto's validate_length, Swift's count) or after NFC
       // normalisation sees half as many, under the maximum, and takes it.
-      const combining = [...COMBINING.repeat(Math.ceil((maxLength + 1) / 2))]
-        .slice(0, maxLength + 1)
-        .join('');
+      const letters = Math.ceil((maxLength + 1) / 2);
+      const combining = [...COMBINING.repeat(letters)].slice(0, maxLength + 1).join('');
       if (scalarText && node.format === undefined && fits(combining))
         add(
           'bound',
           path,
           combining,
           false,
-          `${maxLength + 1} characters, over the maximum, as "e" + U+0301 pairs (${Math.ceil((maxLength + 1) / 2)} letters with their accents)`,
+          `${maxLength + 1} characters, over the maximum, as "e" + U+0301 pairs (${letters} letters with their accents)`,
         );
     }
     // The field's syntax (an RFC 3339 date-time, an absolute URL): every form it allows, and the
@@ -637,20 +636,20 @@ export function domainCases(
       // Present only under another spelling of its name (camelCase): the member is still missing. A
       // model that binds members by their camelCase alias too (Pydantic's populate_by_name, Rails'
       // deep_transform_keys(&:underscore)) reads it as the member.
-      for (const [other, why] of otherSpellings(key))
-        if (!(other in value))
-          cases.push({
-            label: `${wirePath([...path, other])} = ${show(value[key])} in place of ${key} (the member's name ${why})`,
-            kind: 'required',
-            path: [...path, key],
-            set: [
-              [[...path, key], ABSENT],
-              [[...path, other], value[key]],
-            ],
-            valid: stillValid,
-            // A market that refuses members the document does not name may name that one instead.
-            alternatives: [[...path, other]],
-          });
+      const other = camelCase(key);
+      if (other !== undefined && !(other in value))
+        cases.push({
+          label: `${wirePath([...path, other])} = ${show(value[key])} in place of ${key} (the member's name in camelCase)`,
+          kind: 'required',
+          path: [...path, key],
+          set: [
+            [[...path, key], ABSENT],
+            [[...path, other], value[key]],
+          ],
+          valid: stillValid,
+          // A market that refuses members the document does not name may name that one instead.
+          alternatives: [[...path, other]],
+        });
     }
     // Each member no branch the value meets requires, left out: the document allows the body
     // without it (an invoice's url or issued_at, the invoice itself), so a market requiring it is wrong.
