@@ -71,6 +71,33 @@ function withNote(json: string, note: Uint8Array): Uint8Array {
   return Buffer.concat([utf8(before), note, utf8(after)]);
 }
 
+/** The valid body's JSON with `text` as the value of an extra member, written as it stands. */
+function withValue(json: string, text: string): Uint8Array {
+  return utf8(json.replace(/}$/, `,"note":${text}}`));
+}
+
+/**
+ * What lenient parsers take beyond RFC 8259's grammar, each in an extra member (so only the syntax
+ * decides): Python's json.loads reads NaN and Infinity, Json.NET and JSON5 read hexadecimal,
+ * single quotes, names without quotes and raw control characters, YAML reads `True`. None is JSON.
+ */
+const BEYOND_THE_GRAMMAR: readonly [string, (json: string) => Uint8Array][] = [
+  ['NaN as a number (Python json.loads)', (j) => withValue(j, 'NaN')],
+  ['Infinity as a number', (j) => withValue(j, 'Infinity')],
+  ['-Infinity as a number', (j) => withValue(j, '-Infinity')],
+  ['a number with a leading zero (01)', (j) => withValue(j, '01')],
+  ['a number with a plus sign (+1)', (j) => withValue(j, '+1')],
+  ['a number without digits before its point (.5)', (j) => withValue(j, '.5')],
+  ['a number without digits after its point (1.)', (j) => withValue(j, '1.')],
+  ['a hexadecimal number (0x1F)', (j) => withValue(j, '0x1F')],
+  ["a string in single quotes ('a')", (j) => withValue(j, "'a'")],
+  ['a member name without quotes', (j) => utf8(j.replace(/}$/, ',note:1}'))],
+  ['a raw tab inside a string', (j) => withValue(j, '"a\tb"')],
+  ['an unknown escape in a string (\\q)', (j) => withValue(j, '"\\q"')],
+  ['a \\u escape with two hex digits', (j) => withValue(j, '"\\u12"')],
+  ['True for true', (j) => withValue(j, 'True')],
+];
+
 function nested(depth: number): string {
   return `${'['.repeat(depth)}${']'.repeat(depth)}`;
 }
@@ -86,6 +113,7 @@ const CASES: SyntaxCase[] = [
   },
   { what: 'a comment before the value', expect: 'invalid-json', bytes: (j) => utf8(`/* note */${j}`) },
   { what: 'the body cut one byte short', expect: 'invalid-json', bytes: (j) => utf8(j.slice(0, -1)) },
+  ...BEYOND_THE_GRAMMAR.map(([what, bytes]): SyntaxCase => ({ what, expect: 'invalid-json', bytes })),
   {
     what: 'a lone 0xFF byte in a string',
     expect: 'invalid-json',

@@ -208,7 +208,7 @@ function resized(base: string, length: number, pattern: RegExp | undefined): str
   return base + 'a'.repeat(length - base.length);
 }
 
-/** Texts next to a patterned value that a lenient parser reads as it: spaces, signs, decimals, other digits. */
+/** Texts next to a patterned value that a lenient parser reads as it: spaces, signs, decimals, other digits, a line feed. */
 function patternNeighbours(base: string): [string, string][] {
   const fullWidth = [...base].map((c) =>
     /[0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c,
@@ -224,6 +224,9 @@ function patternNeighbours(base: string): [string, string][] {
     [`0x${base}`, 'a hexadecimal prefix'],
     [fullWidth.join(''), 'full-width digits'],
     [`${base}\u0000`, 'a trailing NUL'],
+    // `$` also matches before a final line feed in Python's re and PHP's preg_match (and Ruby's
+    // `^...$` are line anchors): a pattern checked that way takes the value with it.
+    [`${base}\n`, 'a trailing line feed'],
   ];
 }
 
@@ -579,9 +582,10 @@ export function domainCases(
           'the value ending in a character outside the BMP, a surrogate pair',
         );
     }
-    if (pattern === undefined) return;
+    // Every pattern counts, an `allOf`'s too: the order total's are there alone, and were once skipped.
+    if (patterns.length === 0) return;
     for (const [text, why] of patternNeighbours(value))
-      if (!pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
+      if (!fits(text) && (maxLength === undefined || text.length <= maxLength))
         add('pattern', path, text, false, `the value with ${why}`);
     // The characters the pattern forbids, at the edges of each forbidden range and just outside it.
     // The allowed neighbours only for a text of its own: in a URL's syntax (format) a space is not one.
@@ -594,14 +598,16 @@ export function domainCases(
         add('pattern', path, text, !forbidden, `the value ending in ${why}`);
     }
     // A digit string: the values a machine integer or a double cannot hold must be read exactly.
-    if (pattern.test('1') && pattern.test('2147483648') && !pattern.test('a')) {
-      // The smallest value too: a market that requires "greater than 0" everywhere refuses a free line.
-      if (pattern.test('0') && value !== '0') add('bound', path, '0', true, '0, the smallest');
+    if (fits('1') && fits('2147483648') && !fits('a')) {
+      // The smallest value too: a market that requires "greater than 0" everywhere refuses a free line;
+      // where the patterns leave 0 out (the order total), 0 is the value just under the domain.
+      if (fits('0') && value !== '0') add('bound', path, '0', true, '0, the smallest');
+      if (!fits('0')) add('bound', path, '0', false, '0, under the smallest the patterns allow');
       const limits: [string, string][] = REPRESENTATION_LIMITS.map(([n, why]) => [n.toString(), why]);
       if (typeof maxLength === 'number')
         limits.push(['9'.repeat(maxLength), `${maxLength} nines, the largest`]);
       for (const [text, why] of limits)
-        if (pattern.test(text) && (maxLength === undefined || text.length <= maxLength))
+        if (fits(text) && (maxLength === undefined || text.length <= maxLength))
           add('representation', path, text, true, why);
     }
   }
