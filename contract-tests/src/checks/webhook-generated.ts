@@ -71,7 +71,18 @@ function malformedTimestamps(ctx: CheckContext): [string, string][] {
     // The exact shape with something before or after it: what an unanchored pattern accepts.
     ['with an expanded (signed, six-digit) year', `+00${iso(now)}Z`],
     ['with an RFC 9557 time-zone suffix', `${iso(now)}Z[UTC]`],
+    // The exact shape, inside the window once read, but no real time: what a parser that rolls
+    // fields over takes (PHP's DateTime::createFromFormat, mktime, Java's lenient Calendar).
+    ['with its seconds past 59, the minute before written (10:09:65 for 10:10:05)', rolledOver(now)],
   ];
+}
+
+/** An instant 30 to 50 s before `now`, written as the minute before it and 60 to 99 seconds. */
+function rolledOver(now: Date): string {
+  let instant = new Date(now.getTime() - 30_000);
+  while (instant.getUTCSeconds() > 39) instant = new Date(instant.getTime() - 1_000);
+  const minuteBefore = iso(new Date(instant.getTime() - 60_000)).slice(0, 17);
+  return `${minuteBefore}${instant.getUTCSeconds() + 60}Z`;
 }
 
 /** The same 64 signature bytes in encodings a lenient decoder accepts but WIRE §4 does not. */
