@@ -13,6 +13,7 @@
 import { type MarketRouteDefinition, SERVICE_OPERATIONS, SERVICE_ROUTES } from '@bnpl-kit/core/wire';
 import { ensure, expectStatus } from '../expect.js';
 import type { ServiceCallView } from '../sandbox/driver.js';
+import { OBJECT_MEMBER_NAMES } from '../support/domain-cases.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import {
   credentialsFor,
@@ -84,6 +85,42 @@ async function tryRoute(
 }
 
 export const pathParameterChecks: ContractCheck[] = [
+  {
+    id: 'paths.id-object-member-names',
+    title:
+      'An order ID that names a member every object has (constructor, __proto__, toString, __class__) is an unknown order (404) on every route with an ID',
+    modes: BOTH_MODES,
+    spec: 'WIRE §5',
+    rules: ['R-ERR-07', 'R-EP-18'],
+    async run(ctx) {
+      // Orders kept in a plain object (`orders[id]`, `id in orders`) find these without any order
+      // stored under them: the redirect sends the user on, an action answers for a status it invented.
+      const routes = routesServed(ctx.mode).filter(
+        (operation) => (MARKET_ROUTES[operation] as MarketRouteDefinition).params?.id !== undefined,
+      );
+      const wrong: string[] = [];
+      for (const operation of routes) {
+        const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+        for (const [id, why] of OBJECT_MEMBER_NAMES) {
+          const exchange = await ctx.http.send(routeUrl(ctx, operation, { id }), {
+            method: route.method,
+            headers: await credentialsFor(ctx, route.auth),
+            ...(route.method === 'POST' && { json: {} }),
+          });
+          if (exchange.status !== 404 && exchange.status !== 400)
+            wrong.push(
+              `${routeLabel(operation)} for order ${JSON.stringify(id)} (${why}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}`,
+            );
+        }
+      }
+      ensure(wrong.length === 0, {
+        expected:
+          "the unknown order's 404 (or a 400 for an ID the market refuses) for each, as for any ID no order has",
+        actual: wrong.join('\n    '),
+        spec: 'WIRE §5',
+      });
+    },
+  },
   {
     id: 'paths.id-one-segment',
     title:

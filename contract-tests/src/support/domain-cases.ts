@@ -230,6 +230,18 @@ function patternNeighbours(base: string): [string, string][] {
   ];
 }
 
+/**
+ * Names that every object of a common language holds as a member: a value (an enum's, an ID) looked
+ * up in a plain JavaScript object (`map[value]`, `value in map`) or by attribute (Python's getattr)
+ * is found there, though nothing was ever stored under it.
+ */
+export const OBJECT_MEMBER_NAMES: readonly [string, string][] = [
+  ['constructor', "a member of every JavaScript object (Object's constructor)"],
+  ['__proto__', "every JavaScript object's prototype"],
+  ['toString', 'a method of every JavaScript object'],
+  ['__class__', 'an attribute of every Python object'],
+];
+
 /** A character of three UTF-8 bytes and one UTF-16 unit (Vietnamese ễ, precomposed). */
 const WIDE = '\u1EC5';
 
@@ -484,6 +496,9 @@ export function domainCases(
         [` ${value}`, 'with a leading space'],
         [`${value} `, 'with a trailing space'],
         [otherEnumValue(node.enum), 'a value not listed'],
+        // Names every object has: a value looked up in a plain object or by attribute (`{ EACH: true }[unit]`,
+        // Python's getattr) is found though no value lists it.
+        ...OBJECT_MEMBER_NAMES.map(([name, why]): [string, string] => [name, `not listed, ${why}`]),
       ];
       for (const [text, why] of near) if (!node.enum.includes(text)) add('enum', path, text, false, why);
       return;
