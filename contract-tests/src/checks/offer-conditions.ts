@@ -7,6 +7,7 @@
 import type { ClaimObject } from '@bnpl-kit/core';
 import { commitmentKeyFor, LEAF_CONDITION_KINDS } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
+import { OBJECT_MEMBER_NAMES } from '../support/domain-cases.js';
 import { userWithPushedClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
 import { bearer } from '../support/users.js';
@@ -361,6 +362,16 @@ export const offerConditionChecks: ContractCheck[] = [
         ['first-fails', [fails, holds], [], undefined, 'a failing first level'],
         ['scope', [], [[custom]], 1, `requires ${custom}, which the user has`],
         ['scope-missing', [], [[missing]], undefined, `requires ${missing}, which nobody has`],
+        // Names every object has: a user's claims held in a plain object "have" them (`scope in claims`).
+        ...OBJECT_MEMBER_NAMES.map(
+          ([name, why], i): [string, unknown[], string[][], number | undefined, string] => [
+            `scope-object-member-${i}`,
+            [],
+            [[name]],
+            undefined,
+            `requires scope ${JSON.stringify(name)} (${why}), which no user holds`,
+          ],
+        ),
         ['scope-level-2', [holds, holds], [[], [missing]], 1, `second level requires ${missing}`],
         // A level needs ALL its scopes: one missing fails it, in either place of the list.
         ['scopes-last-missing', [], [[custom, missing]], undefined, `requires ${custom} and ${missing}`],
