@@ -396,6 +396,17 @@ export const offerConditionChecks: ContractCheck[] = [
             ],
           ],
         ),
+        // A claim named without a scope that is a name every object has: no scope holds it, so it
+        // names none (R-OFFER-14); its level fails, after a first level passing on the custom scope.
+        ...OBJECT_MEMBER_NAMES.map(
+          ([name, why], i): [string, unknown[], string[][], number | undefined, string] => [
+            `claim-object-member-${i}`,
+            [{}, { kind: 'EQUALITY_CONDITION', claim: name, value: 'x' }],
+            [[custom]],
+            1,
+            `a second level on claim ${JSON.stringify(name)} (${why}), held in no scope`,
+          ],
+        ),
         // The scopes an AND's subconditions read are mentioned (requested) even on a failing level.
         ['and-scopes', [holds, andFails], [], 1, `a second level whose AND fails on ${str.key}`],
         // Named without a scope, the claim is found in the first scope holding it (R-OFFER-14).
@@ -457,6 +468,14 @@ export const offerConditionChecks: ContractCheck[] = [
             actual: `evaluation_result ${JSON.stringify(found)}`,
           });
         }
+      }
+      for (const [i, [name]] of OBJECT_MEMBER_NAMES.entries()) {
+        const named = results.get(`${tag}-claim-object-member-${i}`)!;
+        const requested = Array.isArray(named.requested_scopes) ? named.requested_scopes : [];
+        ensure(requested.length === 1 && requested[0] === custom, {
+          expected: `requested_scopes of an offer requiring ${custom} and naming claim ${JSON.stringify(name)} without a scope to be [${JSON.stringify(custom)}]: no scope holds that claim, so it names none (R-OFFER-14)`,
+          actual: `evaluation_result ${JSON.stringify(named)}`,
+        });
       }
       const scoped = results.get(`${tag}-scope`)!;
       ensure(Array.isArray(scoped.used_scopes) && scoped.used_scopes.includes(custom), {
