@@ -98,6 +98,27 @@ describe('evaluateOffer rank', () => {
   });
 });
 
+describe('a claim or scope named like a member every object has', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'claim %s named without a scope is held in no scope and names none (R-OFFER-14)',
+    (name) => {
+      const result = evaluateOffer(
+        {
+          code: 'a',
+          conditions: [{}, { kind: 'EQUALITY_CONDITION', claim: name, value: 'x' }],
+          required_custom_scopes: [[LOYALTY]],
+        },
+        claims,
+      );
+      expect(result).toEqual({ rank: 1, usedScopes: [LOYALTY], requestedScopes: [LOYALTY] });
+    },
+  );
+
+  it.each(['constructor', 'toString', '__proto__'])('a required scope %s is one no user holds', (name) => {
+    expect(evaluateOffer({ code: 'a', required_custom_scopes: [[name]] }, claims).rank).toBe(0);
+  });
+});
+
 describe('filterOffers', () => {
   const request = {
     credify_id: 'ba3d1f1a-57eb-4fc2-a6aa-dfaf4a359512',

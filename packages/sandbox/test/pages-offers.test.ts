@@ -105,6 +105,11 @@ describe('scopeLabel', () => {
     expect(scopeLabel('org-3f9c:loyalty')).toBe('Loyalty membership');
     expect(scopeLabel('org-3f9c:purchase_history')).toBe('Purchase history');
   });
+
+  it('words a scope named like a member every object has as any other key, not as that member', () => {
+    expect(scopeLabel('constructor')).toBe('Constructor');
+    expect(scopeLabel('org-3f9c:toString')).toBe('ToString');
+  });
 });
 
 describe('offers without offer filtering (basic mode: no data is shared)', () => {

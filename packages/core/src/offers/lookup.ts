@@ -50,7 +50,12 @@ function explicitScope(condition: LeafCondition): string | undefined {
 
 export function lookupClaim(condition: LeafCondition, claims: ClaimObject): ClaimLookup {
   const claimKey = typeof condition.claim === 'string' ? condition.claim : condition.claim.name;
-  let scopeName = explicitScope(condition) ?? STANDARD_CLAIM_SCOPE[claimKey];
+  // Own keys only: an object literal also "holds" constructor, toString and __proto__, and a claim
+  // by such a name would have named a function as its scope.
+  const standardScope = Object.hasOwn(STANDARD_CLAIM_SCOPE, claimKey)
+    ? STANDARD_CLAIM_SCOPE[claimKey]
+    : undefined;
+  let scopeName = explicitScope(condition) ?? standardScope;
   if (scopeName === undefined) {
     scopeName = Object.keys(claims).find((name) => read(claims, name, claimKey) !== undefined);
   }

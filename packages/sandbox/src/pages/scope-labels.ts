@@ -16,10 +16,11 @@ const CUSTOM: Record<string, string> = {
 };
 
 export function scopeLabel(scopeName: string): string {
-  const standard = STANDARD[scopeName];
+  // Own keys only: every object literal also holds constructor, toString and __proto__.
+  const standard = Object.hasOwn(STANDARD, scopeName) ? STANDARD[scopeName] : undefined;
   if (standard) return standard;
   const key = scopeName.includes(':') ? scopeName.slice(scopeName.lastIndexOf(':') + 1) : scopeName;
-  const custom = CUSTOM[key];
+  const custom = Object.hasOwn(CUSTOM, key) ? CUSTOM[key] : undefined;
   if (custom) return custom;
   const words = key.replace(/[_-]+/g, ' ').trim();
   return words === '' ? scopeName : words.charAt(0).toUpperCase() + words.slice(1);
