@@ -262,6 +262,8 @@ describe("the syntax and length cases agree with the kit's own codecs", () => {
         'the value with full-width digits',
         '0, under the smallest the patterns allow',
         '2^31, past a signed 32-bit integer',
+        "NaN, which Python's Decimal and float read",
+        "a digit-group underscore, which Python's int and Ruby's Integer read",
       ]),
     );
     // Balanced as the check sends them (one line at the total's amount), then read by the codec.

@@ -242,6 +242,21 @@ export const OBJECT_MEMBER_NAMES: readonly [string, string][] = [
   ['__class__', 'an attribute of every Python object'],
 ];
 
+/** Texts a number parser reads (or chokes on) beside a digit string: never one, so refused, never a 5xx. */
+function numberParserTexts(base: string): [string, string][] {
+  const texts: [string, string][] = [
+    ['NaN', "NaN, which Python's Decimal and float read"],
+    ['Infinity', "Infinity, which Python's Decimal and float read"],
+    [`${base}\u00B2`, "a superscript two, a digit to Python's str.isdigit but not to int"],
+  ];
+  if (base.length >= 2)
+    texts.push([
+      `${base[0]}_${base.slice(1)}`,
+      "a digit-group underscore, which Python's int and Ruby's Integer read",
+    ]);
+  return texts;
+}
+
 /** A character of three UTF-8 bytes and one UTF-16 unit (Vietnamese ễ, precomposed). */
 const WIDE = '\u1EC5';
 
@@ -618,6 +633,11 @@ export function domainCases(
       // where the patterns leave 0 out (the order total), 0 is the value just under the domain.
       if (fits('0') && value !== '0') add('bound', path, '0', true, '0, the smallest');
       if (!fits('0')) add('bound', path, '0', false, '0, under the smallest the patterns allow');
+      // What number parsers read that no digit string is: Python's int() and Decimal() take digit
+      // groups and "NaN" / "Infinity", and str.isdigit() takes a superscript that int() then cannot.
+      for (const [text, why] of numberParserTexts(value))
+        if (!fits(text) && (maxLength === undefined || text.length <= maxLength))
+          add('pattern', path, text, false, why);
       const limits: [string, string][] = REPRESENTATION_LIMITS.map(([n, why]) => [n.toString(), why]);
       if (typeof maxLength === 'number')
         limits.push(['9'.repeat(maxLength), `${maxLength} nines, the largest`]);
