@@ -165,6 +165,17 @@ describe('verifyClaimToken', () => {
     }
   });
 
+  it('fails a validly signed token whose segments keep their base64 padding or use the standard alphabet (RFC 7515)', async () => {
+    const token = await signClaimToken({ ...input, signingKey: seed });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const padded = `${header}.${payload}.${signature}==`;
+    const standard = `${header}.${payload}.${Buffer.from(signature, 'base64url').toString('base64').replace(/=+$/, '')}`;
+    for (const variant of [padded, standard]) {
+      const error = await rejection(verifyClaimToken(variant, pub.base64url));
+      expect(error.extensions?.reason).toBe('malformed');
+    }
+  });
+
   it('fails a token that is not a JWT', async () => {
     for (const token of ['', 'abc', 'a.b.c', 'a.b']) {
       const error = await rejection(verifyClaimToken(token, pub.base64url));

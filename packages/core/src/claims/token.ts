@@ -85,11 +85,17 @@ function rejected(reason: string, message: string, cause?: unknown): KitError {
  * Verifies signature, header and payload shape, then the expected values that were given. Every
  * failure is a `validation_failed` KitError whose `reason` extension says which check failed.
  */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 export async function verifyClaimToken(
   jwt: string,
   publicKey: string | Uint8Array,
   options: VerifyClaimTokenOptions = {},
 ): Promise<ClaimTokenPayload> {
+  // RFC 7515's compact form: three base64url segments, their padding left out. jose also reads a
+  // padded segment, which a strict verifier (Go's RawURLEncoding) refuses, so the syntax is ours.
+  if (!COMPACT_JWS.test(jwt))
+    throw rejected('malformed', 'not a compact JWS (three base64url segments, no padding)');
   const key = await importVerifyKey(publicKey);
   const { decodeProtectedHeader, jwtVerify } = await loadJose();
   let header: ProtectedHeaderParameters;
