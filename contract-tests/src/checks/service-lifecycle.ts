@@ -33,7 +33,46 @@ const TOKEN_AGE_MS = 4000;
 /** The service calls certify's requests make the market do, after the first: a status read each. */
 const CALLS_ON_ONE_TOKEN = 3;
 
+/** Status reads sent at once after the service revoked the market's token: each meets the 401. */
+const RACING_READS = 4;
+/** How late the service answers each token request, so that requests made meanwhile overlap it. */
+const RENEWAL_DELAY_MS = 1000;
+
 export const serviceLifecycleChecks: ContractCheck[] = [
+  {
+    id: 'service.token.renewed-by-one',
+    title: `A token the service revoked is renewed by one request at a time: ${RACING_READS} calls meeting its 401 together wait for one renewal, never each its own at once`,
+    modes: BOTH_MODES,
+    spec: 'WIRE §6',
+    rules: ['R-SVC-03', 'R-SVC-04'],
+    async run(ctx) {
+      const orders: string[] = [];
+      for (let i = 0; i < RACING_READS; i++) orders.push((await createOrder(ctx)).id);
+      // A service rotating its secrets: the market's cached token is refused from now on.
+      await ctx.sandbox.revokeAccessTokens();
+      const since = await ctx.sandbox.lastCallId();
+      // Each token request answered late: a second one sent before the first was answered overlaps it.
+      await withFaults(
+        ctx,
+        [{ operation: 'token', action: 'delay', delay_ms: RENEWAL_DELAY_MS, times: RACING_READS }],
+        () => Promise.all(orders.map((id) => marketStatus(ctx, id))),
+      );
+      const renewals = (await callsOf(ctx, since, 'token')).sort((a, b) => a.at - b.at);
+      ensure(renewals.length >= 1, {
+        expected: `a token request after the service refused the revoked token (the ${RACING_READS} status reads each ask the service, R-EP-05)`,
+        actual: 'no token request',
+        spec: 'WIRE §6',
+      });
+      // A renewal under way holds the others back: the next request comes after its answer, which
+      // comes RENEWAL_DELAY_MS after it arrived (by the sandbox's clock, so no cross-machine time).
+      const overlapping = renewals.slice(1).filter((call, i) => call.at - renewals[i]!.at < RENEWAL_DELAY_MS);
+      ensure(overlapping.length === 0, {
+        expected: `one token request at a time (R-SVC-03): the ${RACING_READS} calls that met the 401 together wait for the renewal under way`,
+        actual: `${renewals.length} token requests, ${overlapping.length} of them sent while the one before was unanswered (arriving ${renewals.map((c) => c.at - renewals[0]!.at).join(', ')} ms after the first; each answered ${RENEWAL_DELAY_MS} ms after it arrived)`,
+        spec: 'WIRE §6',
+      });
+    },
+  },
   {
     id: 'service.token.reused',
     title:

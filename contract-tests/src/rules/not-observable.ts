@@ -20,8 +20,6 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
   'R-EP-16':
     'caching only saves introspection calls: a market that introspects every time answers the same (the answers are checked under R-EP-15)',
   'R-EP-22': "the reference servers' own extras, not part of a market's contract",
-  'R-SVC-03':
-    'a cost rule under concurrency: parallel token requests give the same answers to the market, only more load',
   'R-CLAIM-02':
     "depends on the market's APP_PROVIDING_BASIC_PROFILE, which the market sets and certify cannot change",
   'R-CLAIM-08':

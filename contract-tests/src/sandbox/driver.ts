@@ -78,10 +78,13 @@ export interface RouteFaultSpec {
   operation: string;
   /**
    * `unknown_status`: the operation's answer with an `order_status` outside the six; `malformed`: a
-   * 200 that is no envelope; `refused`: a 200 whose envelope says `success: false`.
+   * 200 that is no envelope; `refused`: a 200 whose envelope says `success: false`; `delay`: the
+   * operation's own answer, `delay_ms` late.
    */
-  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status';
+  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status' | 'delay';
   status?: number;
+  /** How late a `delay` answer comes (the operation's own answer). */
+  delay_ms?: number;
   times?: number;
   /** Apply the operation, then lose its answer. */
   after_effect?: boolean;
@@ -142,6 +145,8 @@ export interface ContractSandbox {
   claimPublicKey(): Promise<string | undefined>;
   /** A token as the service sends with an offer filtering call. */
   offerFilterToken(): Promise<string>;
+  /** Revokes the organisation's API access tokens (the market's among them): its next call is a 401. */
+  revokeAccessTokens(): Promise<void>;
 
   /** Makes the service misbehave (WIRE §2's 502/503/504 cases); `clearFaults` ends every fault left. */
   injectFault(fault: RouteFaultSpec | WebhookFaultSpec): Promise<void>;

@@ -16,6 +16,7 @@ export type OrganizationRecords = Pick<
   | 'claimTokens'
   | 'claimPublicKey'
   | 'offerFilterToken'
+  | 'revokeAccessTokens'
 >;
 
 export interface OrganizationOptions {
@@ -95,6 +96,9 @@ export function organizationRecords(
     async offerFilterToken() {
       const json = await client.admin('POST', `/sandbox/organizations/${org}/offer-filter-token`, {});
       return String(json.access_token);
+    },
+    async revokeAccessTokens() {
+      await client.admin('DELETE', `/sandbox/organizations/${org}/access-tokens`);
     },
   };
 }

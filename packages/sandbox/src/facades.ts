@@ -40,6 +40,7 @@ export function organizationsFacade(state: SandboxState, tokens: TokenIssuer): S
       return organization ? organizationPublicKey(organization) : undefined;
     },
     offerFilterToken: (id) => tokens.issue(id, [READ_FILTERED_OFFERS_SCOPE], 'offer-filter').value,
+    revokeAccessTokens: (id) => tokens.revokeApiTokens(id),
   };
 }
 

@@ -3,7 +3,8 @@
  *
  * - route faults: the next N calls of a service operation answer 500 (or another status), never
  *   answer (a timeout from the caller's point of view), answer 200 with a malformed body, or answer
- *   200 with the envelope of a refusal (`refused`: `success: false` under a 2xx status).
+ *   200 with the envelope of a refusal (`refused`: `success: false` under a 2xx status), or answer
+ *   as usual but late (`delay`: a slow service, so a market's calls overlap at the service).
  *   `afterEffect` applies the operation first, so the caller loses the answer to a request that did
  *   happen: the case an Idempotency-Key exists for. `unknown_status` applies the operation and answers
  *   it with `order_status` replaced by a value outside the six (`orderStatus`, default `ON_HOLD`): a
@@ -20,14 +21,19 @@ export interface RouteFault {
   id: string;
   target: 'route';
   operation: ServiceOperation;
-  /** `malformed`: a 200 whose body is not the documented envelope; `refused`: a 200 with `success: false`. */
-  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status';
+  /**
+   * `malformed`: a 200 whose body is not the documented envelope; `refused`: a 200 with `success: false`;
+   * `delay`: the operation's own answer, `delayMs` late (a slow service, so calls overlap).
+   */
+  action: 'error' | 'timeout' | 'malformed' | 'refused' | 'unknown_status' | 'delay';
   remaining: number;
   /** HTTP status of an `error` answer. Default 500. */
   status: number;
   afterEffect: boolean;
   /** The `order_status` of an `unknown_status` answer. */
   orderStatus: string;
+  /** How late a `delay` answer comes. */
+  delayMs: number;
 }
 
 export interface WebhookFault {
@@ -53,11 +59,12 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
   z.object({
     target: z.literal('route'),
     operation: z.enum(SERVICE_OPERATIONS as [ServiceOperation, ...ServiceOperation[]]),
-    action: z.enum(['error', 'timeout', 'malformed', 'refused', 'unknown_status']),
+    action: z.enum(['error', 'timeout', 'malformed', 'refused', 'unknown_status', 'delay']),
     times: z.number().int().min(1).max(1000).default(1),
     status: z.number().int().min(400).max(599).default(500),
     after_effect: z.boolean().default(false),
     order_status: z.string().min(1).max(64).default('ON_HOLD'),
+    delay_ms: z.number().int().min(0).max(60_000).default(1000),
   }),
   z.object({
     target: z.literal('webhook'),
@@ -78,6 +85,7 @@ export function faultFromJson(json: z.output<typeof faultJsonSchema>): FaultInpu
       status: json.status,
       afterEffect: json.after_effect,
       orderStatus: json.order_status,
+      delayMs: json.delay_ms,
     };
   }
   return {
@@ -106,6 +114,7 @@ export class FaultRegistry {
         status: input.status ?? 500,
         afterEffect: input.afterEffect ?? false,
         orderStatus: input.orderStatus ?? 'ON_HOLD',
+        delayMs: input.delayMs ?? 1000,
       };
       this.#faults.push(fault);
       return fault;

@@ -62,6 +62,8 @@ export interface Sandbox {
      * requests availability never makes (no user ID, malformed conditions).
      */
     offerFilterToken(id: string): string;
+    /** Revokes its API access tokens (`POST /v1/token`'s): its next call with one is a 401. How many. */
+    revokeAccessTokens(id: string): number;
   };
   readonly orders: {
     list(): SandboxOrder[];

@@ -204,6 +204,10 @@ async function handleOperation(
 ): Promise<{ response: Response; fault?: string }> {
   const fault = deps.faults.takeRouteFault(operation);
   if (!fault) return { response: await answer(deps, operation, params, request) };
+  if (fault.action === 'delay') {
+    await deps.hang(request, fault.delayMs);
+    return { response: await answer(deps, operation, params, request), fault: `${fault.action}:${fault.id}` };
+  }
   if (fault.action === 'unknown_status') {
     const real = await answer(deps, operation, params, request);
     return { response: await withOrderStatus(real, fault.orderStatus), fault: `${fault.action}:${fault.id}` };

@@ -63,6 +63,17 @@ export class TokenIssuer {
     return organization;
   }
 
+  /** Revokes every API access token of the organisation, as a service rotating its secrets does: the next call is a 401. */
+  revokeApiTokens(organizationId: string): number {
+    let revoked = 0;
+    for (const [value, record] of this.state.tokens)
+      if (record.organizationId === organizationId && record.purpose === 'api') {
+        this.state.tokens.delete(value);
+        revoked++;
+      }
+    return revoked;
+  }
+
   active(value: string): AccessTokenRecord | undefined {
     const record = this.state.tokens.get(value);
     return record && record.expiresAt > this.clock.now() ? record : undefined;

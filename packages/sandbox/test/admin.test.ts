@@ -211,6 +211,44 @@ describe('admin API', () => {
     expect(JSON.stringify(again)).not.toContain('ON_HOLD_FOR_REVIEW');
   });
 
+  it('answers an operation as usual but late (delay fault): not before the delay has passed', async () => {
+    const { admin, client, clock } = setup();
+    const created = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'createOrder',
+      action: 'delay',
+      delay_ms: 1500,
+    });
+    expect(created.json).toMatchObject({ action: 'delay', delayMs: 1500, remaining: 1 });
+    let answered = false;
+    const pending = client.createOrder(orderInput()).then((order) => {
+      answered = true;
+      return order;
+    });
+    await clock.advance(1499, () => new Promise((resolve) => setImmediate(resolve)));
+    expect(answered).toBe(false);
+    await clock.advance(1, () => new Promise((resolve) => setImmediate(resolve)));
+    expect(await pending).toMatchObject({ referenceId: 'order-1', orderStatus: 'PENDING' });
+  });
+
+  it("revokes an organisation's API access tokens: the next call with one is a 401, a renewal works", async () => {
+    const { admin, client, sandbox } = setup();
+    await client.createOrder(orderInput());
+    const revoked = await admin('DELETE', '/sandbox/organizations/org-market/access-tokens');
+    expect(revoked).toMatchObject({ status: 200, json: { revoked: 1 } });
+    // The kit's client renews once on the 401 and repeats the call (WIRE §6, R-SVC-04).
+    await client.createOrder(orderInput('order-2'));
+    const calls = sandbox.calls.list({ kind: 'service' }).map((c) => `${c.operation} ${c.status}`);
+    expect(calls).toEqual([
+      'token 200',
+      'createOrder 200',
+      'createOrder 401',
+      'token 200',
+      'createOrder 200',
+    ]);
+    expect((await admin('DELETE', '/sandbox/organizations/no-such-org/access-tokens')).status).toBe(404);
+  });
+
   it('shows pushed claim tokens and checks claims against them', async () => {
     const keys = await generateKeyPair();
     const { admin, client } = setup({ organizations: [marketOrg({ signingKey: keys.privateKeyPem })] });

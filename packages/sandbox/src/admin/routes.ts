@@ -114,6 +114,7 @@ export const ADMIN_ANSWERS: Readonly<Record<string, AdminAnswer>> = {
   'DELETE /sandbox/organizations/:id': { status: 204, problems: ['not_found'] },
   'GET /sandbox/organizations/:id/signing-key': { problems: ['not_found'] },
   'POST /sandbox/organizations/:id/offer-filter-token': { status: 201, problems: ['not_found'] },
+  'DELETE /sandbox/organizations/:id/access-tokens': { problems: ['not_found'] },
   'GET /sandbox/orders/:id': { problems: ['order_not_found'] },
   'POST /sandbox/orders/:id/approve': { problems: [...ORDER_ACTION, 'invalid_json'] },
   'POST /sandbox/orders/:id/reject': { problems: ORDER_ACTION },
@@ -240,6 +241,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     ({ sandbox, params }) => {
       orgOr404(sandbox, params.id!);
       return json({ access_token: sandbox.organizations.offerFilterToken(params.id!) });
+    },
+  ],
+  [
+    'DELETE',
+    '/sandbox/organizations/:id/access-tokens',
+    ({ sandbox, params }) => {
+      orgOr404(sandbox, params.id!);
+      return json({ revoked: sandbox.organizations.revokeAccessTokens(params.id!) });
     },
   ],
   [
