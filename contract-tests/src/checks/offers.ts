@@ -10,6 +10,7 @@ import { commitmentKeyFor } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { routeUrl } from '../support/routes.js';
+import { signedInUser } from '../support/users.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY, type TestUser } from '../types.js';
 
 interface PickedClaim {
@@ -118,6 +119,36 @@ export const offerChecks: ContractCheck[] = [
       const exchange = await callFilter(ctx, { authorization: `Bearer ${token}` }, 'someone');
       expectProblem(exchange, [401, 403], {
         what: 'for offer filtering with a token without claim_provider:read_filtered_offers',
+      });
+    },
+  },
+  {
+    id: 'offers.filter.introspection-cached',
+    title:
+      "The service's offer filtering token is introspected once and cached for its lifetime: a second call with it asks the service nothing",
+    modes: DATA_SHARING_ONLY,
+    spec: 'WIRE §5',
+    rules: ['R-EP-16', 'R-EP-15'],
+    async run(ctx) {
+      const user = await signedInUser(ctx);
+      const token = await ctx.sandbox.offerFilterToken();
+      const since = await ctx.sandbox.lastCallId();
+      for (const call of ['first', 'second']) {
+        const exchange = await callFilter(ctx, { authorization: `Bearer ${token}` }, user.id);
+        ensure(exchange.status === 200, {
+          expected: `200 for the ${call} offer filtering call with a token the service issued (an hour to live)`,
+          exchange,
+          spec: 'WIRE §5',
+        });
+      }
+      const introspections = (await ctx.sandbox.serviceCalls(since)).filter(
+        (c) => c.operation === 'introspectToken',
+      );
+      ensure(introspections.length === 1, {
+        expected:
+          "one introspection for two calls with the same token: its answer cached for the token's lifetime (R-EP-16)",
+        actual: `${introspections.length} introspection call(s)`,
+        spec: 'WIRE §5',
       });
     },
   },

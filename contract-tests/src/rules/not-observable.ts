@@ -17,8 +17,6 @@ export const NOT_OBSERVABLE: Readonly<Record<string, string>> = {
     'with SERVICE_PUBLIC_KEY configured (as certify does) no key is fetched, so the refresh rate has nothing to show',
   'R-WH-21':
     "a rule of the service's sender (the sandbox), not of the market; packages/sandbox's tests check the schedule",
-  'R-EP-16':
-    'caching only saves introspection calls: a market that introspects every time answers the same (the answers are checked under R-EP-15)',
   'R-EP-22': "the reference servers' own extras, not part of a market's contract",
   'R-CLAIM-02':
     "depends on the market's APP_PROVIDING_BASIC_PROFILE, which the market sets and certify cannot change",
