@@ -15,6 +15,7 @@ import { offerChecks } from './offers.js';
 import { orderActionChecks } from './orders-actions.js';
 import { orderCreateChecks } from './orders-create.js';
 import { orderFieldChecks } from './orders-fields.js';
+import { orderReconcileTableChecks } from './orders-reconcile-table.js';
 import { orderStatusChecks } from './orders-status.js';
 import { orderValidationChecks } from './orders-validation.js';
 import { pathParameterChecks } from './path-parameters.js';
@@ -37,6 +38,7 @@ export const contractChecks: readonly ContractCheck[] = [
   ...orderValidationChecks,
   ...orderFieldChecks,
   ...orderStatusChecks,
+  ...orderReconcileTableChecks,
   ...pathParameterChecks,
   ...methodChecks,
   ...serviceStatusChecks,
