@@ -16,18 +16,29 @@ const PATTERNS: readonly Pattern[] = [
   { what: 'a stack frame', pattern: /File "[^"]+", line \d+/ },
   { what: 'a stack frame', pattern: /\bat [\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)/ },
   { what: 'a stack frame', pattern: /goroutine \d+ \[|\.go:\d+ \+0x/ },
-  { what: 'a stack trace', pattern: /Traceback \(most recent call last\)/ },
+  // .NET (`… in /src/Orders.cs:line 42`), PHP (`#0 index.php(12): create()`), Elixir and Rust frames.
+  { what: 'a stack frame', pattern: /:line \d+\b|\.php\(\d+\)|\(\w+ [\d.]+\) lib\/[\w/]+\.ex:\d+/ },
+  { what: 'a stack trace', pattern: /Traceback \(most recent call last\)|\bStack trace:\s*(?:#0|\n)/ },
+  { what: 'a panic', pattern: /\bpanic: |runtime error: |thread '[^']*' panicked at / },
   {
     what: 'an exception name',
     pattern:
-      /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|NullPointerException|KeyError|AttributeError): /,
+      /\b(?:TypeError|ReferenceError|SyntaxError|RangeError|NullPointerException|KeyError|AttributeError|ValueError|IndexError|ZeroDivisionError|NoMethodError|NameError|IntegrityError|OperationalError|PDOException): /,
+  },
+  {
+    what: "a runtime's class name",
+    pattern:
+      /\b(?:java|javax|jakarta|org\.springframework|org\.hibernate|com\.fasterxml|System|Microsoft)\.[\w.]*(?:Exception|Error)\b|\b(?:ActiveRecord|PG|Mysql2|Sequel)::\w+|\b(?:django|sqlalchemy|psycopg2?|pymysql|asyncpg)\.[\w.]+|\*\* \([\w.]+(?:Error|Exception)\)/,
   },
   {
     what: 'a file path',
     pattern:
       /(?:file:\/\/|(?:^|[\s"'(=])\/(?:home|usr|opt|var|srv|app|src|root|tmp|Users|workspace|work)\/[^\s"']+|[A-Za-z]:\\[^\s"']+)/,
   },
-  { what: 'a source file name', pattern: /[\w-]+\.(?:m?js|cjs|ts|py|java|go|rb|php|cs)(?::\d+)/ },
+  {
+    what: 'a source file name',
+    pattern: /[\w-]+\.(?:m?js|cjs|ts|py|java|kt|scala|go|rb|php|cs|rs|exs?|swift|c|cpp)(?::\d+)/,
+  },
   { what: 'node_modules', pattern: /node_modules/ },
   {
     what: 'SQL',
@@ -37,7 +48,7 @@ const PATTERNS: readonly Pattern[] = [
   {
     what: 'a database error',
     pattern:
-      /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|SQLITE_\w+|ER_\w+:|relation "[^"]+" does not exist|ECONNREFUSED/,
+      /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|SQLITE_\w+|ER_\w+:|relation "[^"]+" does not exist|ECONNREFUSED|SQLSTATE\[?\w*|Duplicate entry '[^']*' for key|error in your SQL syntax|(?:UNIQUE|NOT NULL|FOREIGN KEY|CHECK) constraint failed|Violation of (?:PRIMARY|UNIQUE) KEY constraint|\bORA-\d{5}\b/,
   },
   // The sandbox's own answers: an envelope, or the text of an injected fault.
   { what: "the service's answer (an envelope)", pattern: /"success"\s*:\s*false/ },
