@@ -477,6 +477,17 @@ export const offerConditionChecks: ContractCheck[] = [
           actual: `evaluation_result ${JSON.stringify(named)}`,
         });
       }
+      // Both lists are sets (R-OFFER-04): a scope two levels read, or a level and a required scope, once.
+      const repeated = [...results]
+        .flatMap(([code, r]) =>
+          (['used_scopes', 'requested_scopes'] as const).map((list) => [code, list, r[list]] as const),
+        )
+        .filter(([, , named]) => Array.isArray(named) && new Set(named).size !== named.length)
+        .map(([code, list, named]) => `${code} ${list} ${JSON.stringify(named)}`);
+      ensure(repeated.length === 0, {
+        expected: 'used_scopes and requested_scopes to name each scope once (R-OFFER-04: both are sets)',
+        actual: repeated.join('; '),
+      });
       const scoped = results.get(`${tag}-scope`)!;
       ensure(Array.isArray(scoped.used_scopes) && scoped.used_scopes.includes(custom), {
         expected: `used_scopes of an offer passing on required scope ${custom} to name it`,
