@@ -5,10 +5,12 @@
  * on it without a lock passes every sequential check and fails these.
  */
 import type { OrderStatus } from '@bnpl-kit/core';
+import { pollUntil } from '@bnpl-kit/core/testing';
 import { ACTION_ALLOWED_FROM, ORDER_ACTIONS, type OrderAction, scopeHash } from '@bnpl-kit/core/wire';
-import { ensure, expectProblem, isObject } from '../expect.js';
+import { ensure, expectProblem, fail, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
-import { approvedOrder } from '../support/approvals.js';
+import { approvedOrder, approvedUnannounced } from '../support/approvals.js';
+import { withFaults } from '../support/faults.js';
 import {
   createOrder,
   marketStatus,
@@ -20,8 +22,9 @@ import {
 import { pushOwnClaims } from '../support/push-claims.js';
 import { routeUrl } from '../support/routes.js';
 import { signedInAtService } from '../support/users.js';
-import { sendWebhook, statusEvent } from '../support/webhooks.js';
-import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
+import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
+import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
+import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 /** How many requests race: enough to interleave on any server, few enough for a small one. */
 const RACERS = 5;
@@ -127,7 +130,80 @@ function actionRace([first, second]: [OrderAction, OrderAction]): ContractCheck 
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
+/**
+ * How long the service holds a status read's call while a webhook moves the record: long enough for
+ * a loaded market to acknowledge the webhook meanwhile; tried again with the longer one if it did not.
+ */
+const READ_HOLDS_MS = [3_000, 8_000] as const;
+
+/**
+ * One status read raced by a webhook: the read's service call is held (the market has read its
+ * record by then), CANCELED is delivered meanwhile, then the held call answers APPROVED. Whether
+ * the webhook was acknowledged before the read was answered, and the status the market holds after.
+ */
+async function readRacedByWebhook(
+  ctx: CheckContext,
+  holdMs: number,
+): Promise<{ raced: boolean; status: string }> {
+  // APPROVED at the service, PENDING in the record: the read moves the record forward to APPROVED.
+  const order = await approvedUnannounced(ctx);
+  const raced = await withFaults(
+    ctx,
+    [{ operation: 'getOrder', action: 'delay', delay_ms: holdMs, times: 1 }],
+    async () => {
+      let answered = false;
+      // Settled into a value at once, so that a failed read is reported here, not as an unhandled rejection.
+      const reading = marketStatus(ctx, order.id).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      void reading.then(() => {
+        answered = true;
+      });
+      // The fault fires when the market's call arrives: from then on that call is held.
+      await pollUntil(async () => ((await ctx.sandbox.faultsRemaining()) === 0 ? true : undefined), {
+        timeoutMs: MARKET_EFFECT_WAIT_MS,
+        what: `the market's service call for its status read of ${order.id} (R-EP-05)`,
+      });
+      const { exchange } = await sendWebhook(ctx, statusEvent(order.id, 'CANCELED'));
+      expectAck(exchange, false, `CANCELED for ${order.id} while its status read waits on the service`);
+      const before = !answered;
+      const failed = await reading;
+      if (failed !== undefined) throw failed;
+      return before;
+    },
+  );
+  const { status } = await marketStatus(ctx, order.id);
+  return { raced, status };
+}
+
 export const concurrencyChecks: ContractCheck[] = [
+  {
+    id: 'concurrency.status-read-during-webhook',
+    title:
+      'A status read whose service call is slow, while a webhook moves the record on, never writes its earlier view back: the record stays where the webhook put it',
+    modes: BOTH_MODES,
+    spec: 'WIRE §3, §5',
+    rules: ['R-EP-05', 'R-STATE-02', 'R-STATE-03'],
+    async run(ctx) {
+      for (const holdMs of READ_HOLDS_MS) {
+        const { raced, status } = await readRacedByWebhook(ctx, holdMs);
+        if (!raced) continue;
+        ensure(status === 'CANCELED', {
+          expected:
+            "CANCELED, where the webhook put the record while the read waited on the service: the read's forward move (PENDING → APPROVED) is applied to the status stored when it writes, where it is no move (a lock or a conditional update), never from the status it read before its service call",
+          actual: `the market reports ${status}`,
+          spec: 'WIRE §3, §5',
+        });
+        return;
+      }
+      fail({
+        expected: `the webhook acknowledged while the status read waited on the service (held ${READ_HOLDS_MS.join(' ms, then ')} ms)`,
+        actual: 'the read was answered first each time: the race could not be set up, so nothing was proven',
+        spec: 'WIRE §3, §5',
+      });
+    },
+  },
   {
     id: 'concurrency.status-updates',
     title: `Status updates of one order (${CHAIN.join(' → ')}) delivered together, in every order, leave the record on the furthest status`,

@@ -151,6 +151,8 @@ export interface ContractSandbox {
   /** Makes the service misbehave (WIRE §2's 502/503/504 cases); `clearFaults` ends every fault left. */
   injectFault(fault: RouteFaultSpec | WebhookFaultSpec): Promise<void>;
   clearFaults(): Promise<void>;
+  /** How many calls or deliveries the faults still to fire will affect: 0 once each has fired. */
+  faultsRemaining(): Promise<number>;
   /** Service calls the market made after call `sinceId`, oldest first. */
   serviceCalls(sinceId?: number): Promise<ServiceCallView[]>;
   /** The ID of the latest recorded call (0 when none), to look at what comes after it. */

@@ -5,7 +5,7 @@ import { recordsIn, serviceCallView } from './views.js';
 
 export type ServiceCallRecords = Pick<
   ContractSandbox,
-  'injectFault' | 'clearFaults' | 'serviceCalls' | 'lastCallId' | 'refusedCalls'
+  'injectFault' | 'clearFaults' | 'faultsRemaining' | 'serviceCalls' | 'lastCallId' | 'refusedCalls'
 >;
 
 export function serviceCallRecords(client: SandboxClient): ServiceCallRecords {
@@ -30,6 +30,13 @@ export function serviceCallRecords(client: SandboxClient): ServiceCallRecords {
     },
     async clearFaults() {
       await client.call('DELETE', '/sandbox/faults');
+    },
+    async faultsRemaining() {
+      // A fault is taken when its call arrives (a `delay` holds that call afterwards).
+      return recordsIn(await client.admin('GET', '/sandbox/faults'), 'faults').reduce(
+        (sum, fault) => sum + (typeof fault.remaining === 'number' ? fault.remaining : 0),
+        0,
+      );
     },
     serviceCalls,
     async lastCallId() {
