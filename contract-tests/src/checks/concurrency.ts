@@ -132,9 +132,10 @@ const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(
 
 /**
  * How long the service holds a status read's call while a webhook moves the record: long enough for
- * a loaded market to acknowledge the webhook meanwhile; tried again with the longer one if it did not.
+ * a loaded market to acknowledge the webhook meanwhile (tried again with the longer one if it did
+ * not), and short of the 8 s a market's service call may take by default (WIRE §6).
  */
-const READ_HOLDS_MS = [3_000, 8_000] as const;
+const READ_HOLDS_MS = [3_000, 6_000] as const;
 
 /**
  * One status read raced by a webhook: the read's service call is held (the market has read its
