@@ -81,12 +81,13 @@ function rejected(reason: string, message: string, cause?: unknown): KitError {
   });
 }
 
+/** RFC 7515's compact serialisation: three base64url segments, their `=` padding left out. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 /**
  * Verifies signature, header and payload shape, then the expected values that were given. Every
  * failure is a `validation_failed` KitError whose `reason` extension says which check failed.
  */
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
 export async function verifyClaimToken(
   jwt: string,
   publicKey: string | Uint8Array,
