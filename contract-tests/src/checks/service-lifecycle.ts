@@ -4,6 +4,7 @@
  * WIRE §6), and a restart between a delivery and its retry (WIRE §4).
  */
 import { ensure, expectProblem } from '../expect.js';
+import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedAtService, approvedOrder } from '../support/approvals.js';
 import { untilElapsed } from '../support/clock.js';
 import { withFaults } from '../support/faults.js';
@@ -57,7 +58,15 @@ export const serviceLifecycleChecks: ContractCheck[] = [
         [{ operation: 'token', action: 'delay', delay_ms: RENEWAL_DELAY_MS, times: RACING_READS }],
         () => Promise.all(orders.map((id) => marketStatus(ctx, id))),
       );
-      const renewals = (await callsOf(ctx, since, 'token')).sort((a, b) => a.at - b.at);
+      const window = await ctx.sandbox.serviceCalls(since);
+      const renewals = window.filter((c) => c.operation === 'token').sort((a, b) => a.at - b.at);
+      // The market's other clients of the service (a worker with its own token, another process)
+      // met the revocation too: each call of theirs the service refused may bring its own renewal.
+      const ours = (c: ServiceCallView) =>
+        c.operation === 'getOrder' && orders.some((id) => c.path.includes(encodeURIComponent(id)));
+      const othersRefused = window.filter(
+        (c) => c.operation !== 'token' && !ours(c) && c.status === 401,
+      ).length;
       ensure(renewals.length >= 1, {
         expected: `a token request after the service refused the revoked token (the ${RACING_READS} status reads each ask the service, R-EP-05)`,
         actual: 'no token request',
@@ -66,9 +75,9 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       // A renewal under way holds the others back: the next request comes after its answer, which
       // comes RENEWAL_DELAY_MS after it arrived (by the sandbox's clock, so no cross-machine time).
       const overlapping = renewals.slice(1).filter((call, i) => call.at - renewals[i]!.at < RENEWAL_DELAY_MS);
-      ensure(overlapping.length === 0, {
+      ensure(overlapping.length <= othersRefused, {
         expected: `one token request at a time (R-SVC-03): the ${RACING_READS} calls that met the 401 together wait for the renewal under way`,
-        actual: `${renewals.length} token requests, ${overlapping.length} of them sent while the one before was unanswered (arriving ${renewals.map((c) => c.at - renewals[0]!.at).join(', ')} ms after the first; each answered ${RENEWAL_DELAY_MS} ms after it arrived)`,
+        actual: `${renewals.length} token requests, ${overlapping.length} of them sent while the one before was unanswered (arriving ${renewals.map((c) => c.at - renewals[0]!.at).join(', ')} ms after the first; each answered ${RENEWAL_DELAY_MS} ms after it arrived), and ${othersRefused} refused call(s) of the market's other clients that may each renew`,
         spec: 'WIRE §6',
       });
     },
@@ -238,11 +247,17 @@ export const serviceLifecycleChecks: ContractCheck[] = [
         code: ['upstream_unavailable', 'upstream_rejected', 'upstream_timeout'],
         spec: 'WIRE §2, §6',
       });
-      const creates = (await callsOf(ctx, since, 'createOrder')).filter((c) =>
-        (c.body ?? '').includes(request.reference_id),
+      const window = await ctx.sandbox.serviceCalls(since);
+      const creates = window.filter(
+        (c) => c.operation === 'createOrder' && (c.body ?? '').includes(request.reference_id),
       );
-      const renewals = await callsOf(ctx, since, 'token');
-      ensure(creates.length <= 2 && renewals.length <= 1, {
+      const renewals = window.filter((c) => c.operation === 'token');
+      // Another client of the market (a worker with its own token) whose token the service refused
+      // on its own (not an injected fault) renews too: one renewal each, beside the create's one.
+      const othersRefused = window.filter(
+        (c) => c.status === 401 && c.fault === undefined && c.operation !== 'token' && !creates.includes(c),
+      ).length;
+      ensure(creates.length <= 2 && renewals.length <= 1 + othersRefused, {
         expected:
           'the create call made twice at most (the first, and one repeat after one token renewal), then given up',
         actual: `${creates.length} create calls, ${renewals.length} token requests`,
