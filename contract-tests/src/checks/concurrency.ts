@@ -131,11 +131,12 @@ function actionRace([first, second]: [OrderAction, OrderAction]): ContractCheck 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /**
- * How long the service holds a status read's call while a webhook moves the record: long enough for
- * a loaded market to acknowledge the webhook meanwhile (tried again with the longer one if it did
- * not), and short of the 8 s a market's service call may take by default (WIRE §6).
+ * How long the service holds a status read's call while a webhook moves the record: a quiet market
+ * acknowledges the webhook well within the first, a loaded one within a longer one (each tried in
+ * turn only when the read was answered first), all short of the 8 s a market's service call may
+ * take by default (WIRE §6).
  */
-const READ_HOLDS_MS = [3_000, 6_000] as const;
+const READ_HOLDS_MS = [1_000, 3_000, 6_000] as const;
 
 /**
  * One status read raced by a webhook: the read's service call is held (the market has read its

@@ -36,8 +36,11 @@ const CALLS_ON_ONE_TOKEN = 3;
 
 /** Status reads sent at once after the service revoked the market's token: each meets the 401. */
 const RACING_READS = 4;
-/** How late the service answers each token request, so that requests made meanwhile overlap it. */
-const RENEWAL_DELAY_MS = 1000;
+/**
+ * How late the service answers each token request, so that requests made meanwhile overlap it: the
+ * 401s of calls sent together arrive within milliseconds, and one renewal after another is this far apart.
+ */
+const RENEWAL_DELAY_MS = 300;
 
 export const serviceLifecycleChecks: ContractCheck[] = [
   {
