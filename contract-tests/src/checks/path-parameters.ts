@@ -61,6 +61,22 @@ function namesAsOneSegment(call: ServiceCallView, id: string): boolean {
   });
 }
 
+/** The mode's routes with an `:id` path parameter (route table). */
+const routesWithId = (ctx: CheckContext) =>
+  routesServed(ctx.mode).filter(
+    (operation) => (MARKET_ROUTES[operation] as MarketRouteDefinition).params?.id !== undefined,
+  );
+
+/** The route's own request for order `id`, as a caller it lets in would send it. */
+async function sendForId(ctx: CheckContext, operation: MarketOperation, id: string) {
+  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+  return ctx.http.send(routeUrl(ctx, operation, { id }), {
+    method: route.method,
+    headers: await credentialsFor(ctx, route.auth),
+    ...(route.method === 'POST' && { json: {} }),
+  });
+}
+
 /** One route with one ID: what went wrong at the service, or undefined. */
 async function tryRoute(
   ctx: CheckContext,
@@ -68,14 +84,9 @@ async function tryRoute(
   what: string,
   id: string,
 ): Promise<string | undefined> {
-  const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
   const label = `${routeLabel(operation)} with an ID holding ${what} (${JSON.stringify(id)})`;
   const since = await ctx.sandbox.lastCallId();
-  const exchange = await ctx.http.send(routeUrl(ctx, operation, { id }), {
-    method: route.method,
-    headers: await credentialsFor(ctx, route.auth),
-    ...(route.method === 'POST' && { json: {} }),
-  });
+  const exchange = await sendForId(ctx, operation, id);
   expectStatus(exchange, [400, 404], `for ${label}, which no order has`, 'WIRE §6');
   const misdirected = (await ctx.sandbox.serviceCalls(since)).filter(
     (call) => mustNameId(call) && !namesAsOneSegment(call, id),
@@ -95,18 +106,10 @@ export const pathParameterChecks: ContractCheck[] = [
     async run(ctx) {
       // Orders kept in a plain object (`orders[id]`, `id in orders`) find these without any order
       // stored under them: the redirect sends the user on, an action answers for a status it invented.
-      const routes = routesServed(ctx.mode).filter(
-        (operation) => (MARKET_ROUTES[operation] as MarketRouteDefinition).params?.id !== undefined,
-      );
       const wrong: string[] = [];
-      for (const operation of routes) {
-        const route = MARKET_ROUTES[operation] as MarketRouteDefinition;
+      for (const operation of routesWithId(ctx)) {
         for (const [id, why] of OBJECT_MEMBER_NAMES) {
-          const exchange = await ctx.http.send(routeUrl(ctx, operation, { id }), {
-            method: route.method,
-            headers: await credentialsFor(ctx, route.auth),
-            ...(route.method === 'POST' && { json: {} }),
-          });
+          const exchange = await sendForId(ctx, operation, id);
           if (exchange.status !== 404 && exchange.status !== 400)
             wrong.push(
               `${routeLabel(operation)} for order ${JSON.stringify(id)} (${why}): HTTP ${exchange.status} ${exchange.text.slice(0, 160)}`,
@@ -129,11 +132,8 @@ export const pathParameterChecks: ContractCheck[] = [
     spec: 'WIRE §6',
     rules: ['R-SVC-17', 'R-ERR-07'],
     async run(ctx) {
-      const routes = routesServed(ctx.mode).filter(
-        (operation) => (MARKET_ROUTES[operation] as MarketRouteDefinition).params?.id !== undefined,
-      );
       const wrong: string[] = [];
-      for (const operation of routes) {
+      for (const operation of routesWithId(ctx)) {
         for (const [what, id] of hostileIds(ctx.unique('ord'))) {
           const found = await tryRoute(ctx, operation, what, id);
           if (found !== undefined) wrong.push(found);

@@ -19,6 +19,19 @@ const requirementEvent = (orderId: string, fulfilled: boolean) =>
     is_fulfilled: fulfilled,
   });
 
+/**
+ * Calls of the market's other clients (a worker with its own token, another process) that the
+ * service refused on its own with a 401, not an injected fault: each may bring a renewal of its own.
+ */
+function refusedElsewhere(
+  window: readonly ServiceCallView[],
+  ours: (call: ServiceCallView) => boolean,
+): number {
+  return window.filter(
+    (c) => c.status === 401 && c.fault === undefined && c.operation !== 'token' && !ours(c),
+  ).length;
+}
+
 /** Service calls of `operation` after call `since`, as the sandbox recorded them. */
 async function callsOf(ctx: CheckContext, since: number, operation: string) {
   return (await ctx.sandbox.serviceCalls(since)).filter((c) => c.operation === operation);
@@ -63,13 +76,11 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       );
       const window = await ctx.sandbox.serviceCalls(since);
       const renewals = window.filter((c) => c.operation === 'token').sort((a, b) => a.at - b.at);
-      // The market's other clients of the service (a worker with its own token, another process)
-      // met the revocation too: each call of theirs the service refused may bring its own renewal.
-      const ours = (c: ServiceCallView) =>
-        c.operation === 'getOrder' && orders.some((id) => c.path.includes(encodeURIComponent(id)));
-      const othersRefused = window.filter(
-        (c) => c.operation !== 'token' && !ours(c) && c.status === 401,
-      ).length;
+      // The market's other clients met the revocation too.
+      const othersRefused = refusedElsewhere(
+        window,
+        (c) => c.operation === 'getOrder' && orders.some((id) => c.path.includes(encodeURIComponent(id))),
+      );
       ensure(renewals.length >= 1, {
         expected: `a token request after the service refused the revoked token (the ${RACING_READS} status reads each ask the service, R-EP-05)`,
         actual: 'no token request',
@@ -255,11 +266,8 @@ export const serviceLifecycleChecks: ContractCheck[] = [
         (c) => c.operation === 'createOrder' && (c.body ?? '').includes(request.reference_id),
       );
       const renewals = window.filter((c) => c.operation === 'token');
-      // Another client of the market (a worker with its own token) whose token the service refused
-      // on its own (not an injected fault) renews too: one renewal each, beside the create's one.
-      const othersRefused = window.filter(
-        (c) => c.status === 401 && c.fault === undefined && c.operation !== 'token' && !creates.includes(c),
-      ).length;
+      // One renewal for the create's 401, and one for each refused call of another client.
+      const othersRefused = refusedElsewhere(window, (c) => creates.includes(c));
       ensure(creates.length <= 2 && renewals.length <= 1 + othersRefused, {
         expected:
           'the create call made twice at most (the first, and one repeat after one token renewal), then given up',
