@@ -14,6 +14,7 @@ import type { HttpExchange } from '../http.js';
 import { approvedOrder } from '../support/approvals.js';
 import { pooled } from '../support/domain-cases.js';
 import { createOrder, sampleOrder } from '../support/orders.js';
+import { callsOfCheck } from '../support/own-calls.js';
 import {
   credentialsFor,
   MARKET_ROUTES,
@@ -176,6 +177,8 @@ interface Target {
   send(bytes: Uint8Array, contentType?: string | null): Promise<HttpExchange>;
   /** Service operation a refused body must not have called. */
   serviceOperation?: string;
+  /** The orders the route's requests act on (the disburse route's). */
+  orderIds?: readonly string[];
 }
 
 /** What each route needs to take a valid body: where the route table has no fixture, certify's own. */
@@ -223,6 +226,7 @@ async function targetFor(ctx: CheckContext, operation: MarketOperation): Promise
         body: () => ({ invoice: { number: 'INV-1', url: 'https://shop.example/invoices/1' } }),
         send: post(routeUrl(ctx, operation, { id })),
         serviceOperation: 'disburseOrder',
+        orderIds: [id],
       };
     }
     case 'pushClaims': {
@@ -320,7 +324,7 @@ function syntaxCheck(operation: MarketOperation): ContractCheck {
       );
       const failures = (await run(refused)).filter((f) => f !== undefined);
       if (target.serviceOperation !== undefined) {
-        const calls = (await ctx.sandbox.serviceCalls(since)).filter(
+        const calls = callsOfCheck(await ctx.sandbox.serviceCalls(since), target.orderIds ?? []).filter(
           (c) => c.operation === target.serviceOperation,
         );
         if (calls.length > 0)

@@ -23,6 +23,7 @@ import {
   wirePath,
 } from '../support/domain-cases.js';
 import { sampleOrder } from '../support/orders.js';
+import { callsOfCheck } from '../support/own-calls.js';
 import {
   credentialsFor,
   MARKET_ROUTES,
@@ -358,9 +359,10 @@ async function runCases(ctx: CheckContext, endpoint: BodyEndpoint, rule: string,
       spec: 'WIRE §1, §2, §5',
     });
   if (prepared.serviceOperation !== undefined) {
-    const calls = (await ctx.sandbox.serviceCalls(since)).filter(
-      (call) => call.operation === prepared.serviceOperation,
-    );
+    const calls = callsOfCheck(
+      await ctx.sandbox.serviceCalls(since),
+      prepared.orderId === undefined ? [] : [prepared.orderId],
+    ).filter((call) => call.operation === prepared.serviceOperation);
     ensure(calls.length === 0, {
       expected: `none of ${invalid.length} refused ${routeLabel(endpoint.operation)} bodies (${rule}) to reach the service`,
       actual: `${calls.length} ${prepared.serviceOperation} call(s) at the service, e.g. ${calls[0]?.body?.slice(0, 200)}`,

@@ -17,6 +17,7 @@ import { type MarketRouteDefinition, marketOperationsFor } from '@bnpl-kit/core/
 import { ensure } from '../expect.js';
 import { approvedOrder } from '../support/approvals.js';
 import { createOrder, expectMarketStatus, sampleOrder } from '../support/orders.js';
+import { callsOfCheck } from '../support/own-calls.js';
 import {
   credentialsFor,
   MARKET_ROUTES,
@@ -133,7 +134,9 @@ export const methodChecks: ContractCheck[] = [
             );
         }
       }
-      const effects = (await ctx.sandbox.serviceCalls(since)).filter((call) => EFFECTS.has(call.operation));
+      const effects = callsOfCheck(await ctx.sandbox.serviceCalls(since), [id]).filter((call) =>
+        EFFECTS.has(call.operation),
+      );
       for (const call of effects)
         wrong.push(`the service received ${call.operation} (${call.method} ${call.path})`);
       ensure(wrong.length === 0, {
@@ -175,7 +178,9 @@ export const methodChecks: ContractCheck[] = [
         if (exchange.status < 400 || exchange.status >= 500)
           wrong.push(`${routeLabel(operation)} in basic mode: HTTP ${exchange.status}`);
       }
-      const effects = (await ctx.sandbox.serviceCalls(since)).filter((call) => EFFECTS.has(call.operation));
+      const effects = callsOfCheck(await ctx.sandbox.serviceCalls(since), orders).filter((call) =>
+        EFFECTS.has(call.operation),
+      );
       for (const call of effects)
         wrong.push(`the service received ${call.operation} (${call.method} ${call.path})`);
       ensure(wrong.length === 0, {
@@ -218,7 +223,9 @@ export const methodChecks: ContractCheck[] = [
             );
         }
       }
-      const effects = (await ctx.sandbox.serviceCalls(since)).filter((call) => EFFECTS.has(call.operation));
+      const effects = callsOfCheck(await ctx.sandbox.serviceCalls(since), [id]).filter((call) =>
+        EFFECTS.has(call.operation),
+      );
       for (const call of effects)
         wrong.push(`the service received ${call.operation} (${call.method} ${call.path})`);
       ensure(wrong.length === 0, {

@@ -1,0 +1,45 @@
+/**
+ * Which service calls of a check's window count against it: the market's worker disburses and
+ * reconciles earlier checks' orders on its own schedule, and those calls are not the check's.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ServiceCallView } from '../src/sandbox/driver.js';
+import { callsOfCheck } from '../src/support/own-calls.js';
+
+const ORDERS = '/v1/integration/bnpl-consumers/orders';
+
+function call(operation: string, path: string): ServiceCallView {
+  return {
+    id: 1,
+    at: 1,
+    operation,
+    method: 'POST',
+    path,
+    status: 200,
+    idempotencyKey: undefined,
+    body: undefined,
+    fault: undefined,
+    responseBody: undefined,
+  };
+}
+
+describe('callsOfCheck', () => {
+  it("drops calls on another order (the worker's disbursement retried), keeps those on the check's", () => {
+    const ours = call('disburseOrder', `${ORDERS}/ord_1/disburse`);
+    const workers = call('disburseOrder', `${ORDERS}/ord_2/disburse`);
+    const reconciled = call('getOrder', `${ORDERS}/ord_3`);
+    expect(callsOfCheck([ours, workers, reconciled], ['ord_1'])).toEqual([ours]);
+  });
+
+  it('keeps every call that acts on no order (create, claim tokens), whatever the orders', () => {
+    const created = call('createOrder', ORDERS);
+    const pushed = call('pushClaimTokens', '/v1/claims/crf-1/push');
+    expect(callsOfCheck([created, pushed], [])).toEqual([created, pushed]);
+  });
+
+  it('matches an order ID as a whole path segment, decoded, never as a prefix of another', () => {
+    const encoded = call('revertOrder', `${ORDERS}/ord%20x/revert`);
+    expect(callsOfCheck([encoded], ['ord x'])).toEqual([encoded]);
+    expect(callsOfCheck([encoded], ['ord'])).toEqual([]);
+  });
+});
