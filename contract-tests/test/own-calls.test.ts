@@ -43,3 +43,15 @@ describe('callsOfCheck', () => {
     expect(callsOfCheck([encoded], ['ord'])).toEqual([]);
   });
 });
+
+describe('the operations that act on one order', () => {
+  it("are the service routes with an order ID in their path: get, revert and disburse (another order's are dropped)", () => {
+    const onOther = ['getOrder', 'revertOrder', 'disburseOrder', 'createOrder', 'pushClaimTokens'].map(
+      (operation) => call(operation, `${ORDERS}/ord_9/x`),
+    );
+    expect(callsOfCheck(onOther, ['ord_1']).map((c) => c.operation)).toEqual([
+      'createOrder',
+      'pushClaimTokens',
+    ]);
+  });
+});

@@ -4,10 +4,15 @@
  * a call in a check's window that acts on an order counts against the check only when the order is
  * one the check acts on.
  */
+import { SERVICE_ROUTES } from '@bnpl-kit/core/wire';
 import type { ServiceCallView } from '../sandbox/driver.js';
 
-/** Service operations that act on one order, named by its ID in their path (WIRE §6). */
-const ORDER_OPERATIONS: ReadonlySet<string> = new Set(['getOrder', 'revertOrder', 'disburseOrder']);
+/** Service operations that act on one order, named by its ID in their path (WIRE §6): get, revert, disburse. */
+const ORDER_OPERATIONS: ReadonlySet<string> = new Set(
+  Object.entries(SERVICE_ROUTES)
+    .filter(([, route]) => route.path.includes('/:id'))
+    .map(([operation]) => operation),
+);
 
 /** `calls` without those on orders other than `orderIds` (calls on no order are all kept). */
 export function callsOfCheck(
