@@ -151,7 +151,7 @@ async function readRacedByWebhook(
   const order = await approvedUnannounced(ctx);
   const raced = await withFaults(
     ctx,
-    [{ operation: 'getOrder', action: 'delay', delay_ms: holdMs, times: 1 }],
+    [{ operation: 'getOrder', action: 'delay', delay_ms: holdMs, times: 1, order_id: order.id }],
     async () => {
       let answered = false;
       // Settled into a value at once, so that a failed read is reported here, not as an unhandled rejection.

@@ -12,7 +12,7 @@ import type { ServiceCallView } from '../sandbox/driver.js';
 import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
 import { withFaults } from '../support/faults.js';
-import { LOST_DISBURSEMENT_ANSWER } from '../support/lost-disbursement.js';
+import { lostDisbursementAnswer } from '../support/lost-disbursement.js';
 import { orderPath } from '../support/orders.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
@@ -63,7 +63,7 @@ export const disburseInvoiceChecks: ContractCheck[] = [
       const expected = canonicalJson(invoice);
       const since = await ctx.sandbox.lastCallId();
       // The first attempt pays but its answer is lost, so the caller repeats the same request.
-      const again = await withFaults(ctx, LOST_DISBURSEMENT_ANSWER, async () => {
+      const again = await withFaults(ctx, lostDisbursementAnswer(id), async () => {
         await disburseWith(ctx, id, invoice);
         return disburseWith(ctx, id, invoice);
       });

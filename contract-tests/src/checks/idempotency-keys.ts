@@ -11,7 +11,7 @@ import { approvedOrder } from '../support/approvals.js';
 import { canonicalJson } from '../support/canonical-json.js';
 import { untilElapsed } from '../support/clock.js';
 import { withFaults } from '../support/faults.js';
-import { LOST_DISBURSEMENT_ANSWER } from '../support/lost-disbursement.js';
+import { lostDisbursementAnswer } from '../support/lost-disbursement.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { signedInAtService } from '../support/users.js';
@@ -132,7 +132,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
       const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
         // The market learns nothing of the payment that did happen, so it can only repeat the call:
         // the case the key exists for.
-        again = await withFaults(ctx, LOST_DISBURSEMENT_ANSWER, async () => {
+        again = await withFaults(ctx, lostDisbursementAnswer(id), async () => {
           const since = await ctx.sandbox.lastCallId();
           await postAction(ctx, id, 'disburse');
           const answered = Date.now();

@@ -81,6 +81,7 @@ const STATUS_RECIPES: Readonly<Record<OrderStatus, readonly StatusRecipe[]>> = {
           action: 'error',
           status: 503,
           times: HOLD_DISBURSEMENT,
+          order_id: id,
         });
         const cleanUp = () => ctx.sandbox.clearFaults();
         try {

@@ -134,7 +134,7 @@ export const serviceFailureChecks: ContractCheck[] = [
       rules: bad.slug === 'error' ? ['R-ERR-11', 'R-ERR-07'] : ['R-ERR-11', 'R-ERR-07', 'R-SVC-01'],
       async run(ctx) {
         const order = await createOrder(ctx);
-        const fault = { operation: 'getOrder', ...bad.fault } as const;
+        const fault = { operation: 'getOrder', ...bad.fault, order_id: order.id } as const;
         const exchange = await withFaults(ctx, [fault], () =>
           ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
         );
@@ -150,8 +150,9 @@ export const serviceFailureChecks: ContractCheck[] = [
         }
         // An order the market does not hold, while the service fails: it has no record to fall back
         // on. Unknown to it (404) or the service's failure (502/503/504), never a 500 of its own.
-        const unknown = await withFaults(ctx, [fault], () =>
-          ctx.http.send(statusPath(ctx, ctx.unique('ord_unknown')), { headers: { ...ctx.systemAuth } }),
+        const unknownId = ctx.unique('ord_unknown');
+        const unknown = await withFaults(ctx, [{ ...fault, order_id: unknownId }], () =>
+          ctx.http.send(statusPath(ctx, unknownId), { headers: { ...ctx.systemAuth } }),
         );
         if (unknown.status === 404)
           expectProblem(unknown, 404, {
@@ -180,7 +181,7 @@ export const serviceFailureChecks: ContractCheck[] = [
         async run(ctx) {
           const id = await approvedOrder(ctx);
           const operation = action === 'cancel' ? 'revertOrder' : 'disburseOrder';
-          const exchange = await withFaults(ctx, [{ operation, ...bad.fault }], () =>
+          const exchange = await withFaults(ctx, [{ operation, ...bad.fault, order_id: id }], () =>
             postAction(ctx, id, action),
           );
           expectUpstreamProblem(exchange, `${bad.what} to ${operation}`);

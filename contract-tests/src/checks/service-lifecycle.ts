@@ -211,7 +211,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       const beforeStatus = await ctx.sandbox.lastCallId();
       const { status } = await withFaults(
         ctx,
-        [{ operation: 'getOrder', action: 'error', status: 401, times: 1 }],
+        [{ operation: 'getOrder', action: 'error', status: 401, times: 1, order_id: order.id }],
         () => marketStatus(ctx, order.id),
       );
       ensure(status === 'PENDING', {

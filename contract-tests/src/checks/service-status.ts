@@ -15,19 +15,26 @@ import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 const NEW_STATUS = 'ON_HOLD_FOR_REVIEW';
 
 /**
- * `send` while the service answers `operation` once with `order_status: NEW_STATUS`. Its webhooks are
- * held back meanwhile, so that the stored status the answer reports is the one before the call.
+ * `send` while the service answers `operation` once with `order_status: NEW_STATUS` (on order
+ * `orderId` only, when the operation acts on one). Its webhooks are held back meanwhile, so that the
+ * stored status the answer reports is the one before the call.
  */
 async function withNewStatus(
   ctx: CheckContext,
   operation: string,
   send: () => Promise<HttpExchange>,
+  orderId?: string,
 ): Promise<HttpExchange> {
   return withFaults(
     ctx,
     [
       { action: 'drop', times: 5 },
-      { operation, action: 'unknown_status', order_status: NEW_STATUS },
+      {
+        operation,
+        action: 'unknown_status',
+        order_status: NEW_STATUS,
+        ...(orderId !== undefined && { order_id: orderId }),
+      },
     ],
     send,
   );
@@ -79,14 +86,22 @@ export const serviceStatusChecks: ContractCheck[] = [
     rules: ['R-EP-19', 'R-SVC-11'],
     async run(ctx) {
       const { order } = await approvedAtService(ctx);
-      const status = await withNewStatus(ctx, 'getOrder', () =>
-        ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
+      const status = await withNewStatus(
+        ctx,
+        'getOrder',
+        () => ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } }),
+        order.id,
       );
       const what = `for the status of an APPROVED order the service answered with order_status ${NEW_STATUS}`;
       expectStatus(status, 200, what, 'WIRE §6');
       expectReported(status, 'APPROVED', what);
       if (ctx.mode !== 'data-sharing') return;
-      const cancel = await withNewStatus(ctx, 'revertOrder', () => postAction(ctx, order.id, 'cancel'));
+      const cancel = await withNewStatus(
+        ctx,
+        'revertOrder',
+        () => postAction(ctx, order.id, 'cancel'),
+        order.id,
+      );
       const cancelled = `for cancelling an APPROVED order the service answered with order_status ${NEW_STATUS}`;
       expectStatus(cancel, 202, cancelled, 'WIRE §6');
       expectReported(cancel, 'APPROVED', cancelled);

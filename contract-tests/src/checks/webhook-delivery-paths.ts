@@ -53,7 +53,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       // processing, or later from a job the webhook enqueued (one local write with the event ID).
       const { delivery, tried } = await withFaults(
         ctx,
-        [{ operation: 'disburseOrder', action: 'error', status: 500 }],
+        [{ operation: 'disburseOrder', action: 'error', status: 500, order_id: id }],
         async () => {
           await ctx.sandbox.ready(id);
           const delivery = await ctx.sandbox.awaitStatusDelivery(id, 'DISBURSING');

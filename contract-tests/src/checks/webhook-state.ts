@@ -26,7 +26,7 @@ async function expectOwnRecord(
 ): Promise<boolean> {
   const stored = await withFaults(
     ctx,
-    [{ operation: 'getOrder', action: 'error', status: 500, times: 5 }],
+    [{ operation: 'getOrder', action: 'error', status: 500, times: 5, order_id: id }],
     () => ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } }),
   );
   if (stored.status !== 200) return false;

@@ -90,6 +90,11 @@ export interface RouteFaultSpec {
   after_effect?: boolean;
   /** The status of an `unknown_status` answer (default `ON_HOLD`). */
   order_status?: string;
+  /**
+   * Only calls on this order (getOrder, revertOrder, disburseOrder): the market's worker acting on
+   * other orders meanwhile neither meets the fault nor uses it up.
+   */
+  order_id?: string;
 }
 
 /** A fault on the sandbox's next webhook deliveries. */

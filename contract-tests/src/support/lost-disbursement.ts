@@ -5,7 +5,9 @@ import type { RouteFaultSpec, WebhookFaultSpec } from '../sandbox/driver.js';
  * so are the status webhooks that would tell the market: the market can only repeat the call, the
  * retry R-SVC-06 and R-EP-11 speak of. Injected for one step with `withFaults`, which clears them.
  */
-export const LOST_DISBURSEMENT_ANSWER: readonly (RouteFaultSpec | WebhookFaultSpec)[] = [
-  { operation: 'disburseOrder', action: 'error', status: 503, after_effect: true },
-  { action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' },
-];
+export function lostDisbursementAnswer(orderId: string): (RouteFaultSpec | WebhookFaultSpec)[] {
+  return [
+    { operation: 'disburseOrder', action: 'error', status: 503, after_effect: true, order_id: orderId },
+    { action: 'drop', times: 5, event_type: 'BNPL_ORDER_STATUS_UPDATED' },
+  ];
+}

@@ -151,7 +151,13 @@ export function postAction(
  * with cancel, which WIRE §5 decides on the stored status (202 only when APPROVED).
  */
 export async function ownRecordIsApproved(ctx: CheckContext, id: string): Promise<boolean | undefined> {
-  await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500, times: 5 });
+  await ctx.sandbox.injectFault({
+    operation: 'getOrder',
+    action: 'error',
+    status: 500,
+    times: 5,
+    order_id: id,
+  });
   let exchange: HttpExchange;
   try {
     exchange = await ctx.http.send(statusPath(ctx, id), { headers: { ...ctx.systemAuth } });

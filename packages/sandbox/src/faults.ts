@@ -34,6 +34,11 @@ export interface RouteFault {
   orderStatus: string;
   /** How late a `delay` answer comes. */
   delayMs: number;
+  /**
+   * Only calls on this order (the `:id` of getOrder, revertOrder, disburseOrder): a market's
+   * background work on other orders (a worker's reconciliation or disbursement retry) passes by.
+   */
+  orderId: string | undefined;
 }
 
 export interface WebhookFault {
@@ -65,6 +70,7 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
     after_effect: z.boolean().default(false),
     order_status: z.string().min(1).max(64).default('ON_HOLD'),
     delay_ms: z.number().int().min(0).max(60_000).default(1000),
+    order_id: z.string().min(1).max(256).optional(),
   }),
   z.object({
     target: z.literal('webhook'),
@@ -86,6 +92,7 @@ export function faultFromJson(json: z.output<typeof faultJsonSchema>): FaultInpu
       afterEffect: json.after_effect,
       orderStatus: json.order_status,
       delayMs: json.delay_ms,
+      orderId: json.order_id,
     };
   }
   return {
@@ -115,6 +122,7 @@ export class FaultRegistry {
         afterEffect: input.afterEffect ?? false,
         orderStatus: input.orderStatus ?? 'ON_HOLD',
         delayMs: input.delayMs ?? 1000,
+        orderId: input.orderId,
       };
       this.#faults.push(fault);
       return fault;
@@ -139,10 +147,13 @@ export class FaultRegistry {
     this.#faults = [];
   }
 
-  /** Consumes one firing of the first route fault for `operation`. */
-  takeRouteFault(operation: ServiceOperation): RouteFault | undefined {
+  /** Consumes one firing of the first route fault for `operation` (on order `orderId`, the call's `:id`). */
+  takeRouteFault(operation: ServiceOperation, orderId?: string): RouteFault | undefined {
     const fault = this.#faults.find(
-      (f): f is RouteFault => f.target === 'route' && f.operation === operation,
+      (f): f is RouteFault =>
+        f.target === 'route' &&
+        f.operation === operation &&
+        (f.orderId === undefined || f.orderId === orderId),
     );
     if (fault) this.#consume(fault);
     return fault && { ...fault };

@@ -202,7 +202,7 @@ async function handleOperation(
   params: Record<string, string>,
   request: Request,
 ): Promise<{ response: Response; fault?: string }> {
-  const fault = deps.faults.takeRouteFault(operation);
+  const fault = deps.faults.takeRouteFault(operation, params.id);
   if (!fault) return { response: await answer(deps, operation, params, request) };
   if (fault.action === 'delay') {
     await deps.hang(request, fault.delayMs);

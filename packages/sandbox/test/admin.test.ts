@@ -231,6 +231,33 @@ describe('admin API', () => {
     expect(await pending).toMatchObject({ referenceId: 'order-1', orderStatus: 'PENDING' });
   });
 
+  it('fires a fault given an order_id only on calls on that order: calls on other orders pass by it', async () => {
+    const { admin, client, sandbox } = setup();
+    const first = await client.createOrder(orderInput());
+    const second = await client.createOrder(orderInput('order-2'));
+    const created = await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'getOrder',
+      action: 'error',
+      status: 503,
+      order_id: second.id,
+    });
+    expect(created.json).toMatchObject({ operation: 'getOrder', orderId: second.id, remaining: 1 });
+    // Another order's read (a worker reconciling it) neither fails nor uses the fault up.
+    await expect(client.getOrder(first.id)).resolves.toMatchObject({ id: first.id });
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toMatchObject([{ remaining: 1 }]);
+    // The order's own read meets it (the kit's client then reads once more, as it does after a 503).
+    await client.getOrder(second.id).catch(() => undefined);
+    const reads = sandbox.calls
+      .list({ operation: 'getOrder' })
+      .map((c) => [c.path.endsWith(second.id), c.fault]);
+    expect(reads.slice(0, 2)).toEqual([
+      [false, undefined],
+      [true, expect.stringContaining('error')],
+    ]);
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toEqual([]);
+  });
+
   it("revokes an organisation's API access tokens: the next call with one is a 401, a renewal works", async () => {
     const { admin, client, sandbox } = setup();
     await client.createOrder(orderInput());
