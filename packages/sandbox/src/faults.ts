@@ -70,7 +70,14 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
     after_effect: z.boolean().default(false),
     order_status: z.string().min(1).max(64).default('ON_HOLD'),
     delay_ms: z.number().int().min(0).max(60_000).default(1000),
-    order_id: z.string().min(1).max(256).optional(),
+    order_id: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe(
+        'Only calls on this order (getOrder, revertOrder, disburseOrder); on another operation the fault never fires',
+      ),
   }),
   z.object({
     target: z.literal('webhook'),

@@ -256,6 +256,17 @@ describe('admin API', () => {
       [true, expect.stringContaining('error')],
     ]);
     expect((await admin('GET', '/sandbox/faults')).json.faults).toEqual([]);
+    // An operation that acts on no order has no order to match, as the README says: it never fires.
+    await admin('POST', '/sandbox/faults', {
+      target: 'route',
+      operation: 'createOrder',
+      action: 'error',
+      order_id: second.id,
+    });
+    await expect(client.createOrder(orderInput('order-3'))).resolves.toMatchObject({
+      referenceId: 'order-3',
+    });
+    expect((await admin('GET', '/sandbox/faults')).json.faults).toMatchObject([{ remaining: 1 }]);
   });
 
   it("revokes an organisation's API access tokens: the next call with one is a 401, a renewal works", async () => {
