@@ -3,25 +3,12 @@
  * reconciles earlier checks' orders on its own schedule, and those calls are not the check's.
  */
 import { describe, expect, it } from 'vitest';
-import type { ServiceCallView } from '../src/sandbox/driver.js';
 import { callsOfCheck } from '../src/support/own-calls.js';
+import { serviceCall } from './support/service-call.js';
 
 const ORDERS = '/v1/integration/bnpl-consumers/orders';
 
-function call(operation: string, path: string): ServiceCallView {
-  return {
-    id: 1,
-    at: 1,
-    operation,
-    method: 'POST',
-    path,
-    status: 200,
-    idempotencyKey: undefined,
-    body: undefined,
-    fault: undefined,
-    responseBody: undefined,
-  };
-}
+const call = (operation: string, path: string) => serviceCall(operation, 200, { path });
 
 describe('callsOfCheck', () => {
   it("drops calls on another order (the worker's disbursement retried), keeps those on the check's", () => {

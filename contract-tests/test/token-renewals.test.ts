@@ -5,26 +5,8 @@
  * service.token.renewed-once); a 401 that a renewal already answered brings no more.
  */
 import { describe, expect, it } from 'vitest';
-import type { ServiceCallView } from '../src/sandbox/driver.js';
 import { refusedElsewhere } from '../src/support/token-renewals.js';
-
-let nextId = 1;
-function call(operation: string, status: number, extra: Partial<ServiceCallView> = {}): ServiceCallView {
-  const id = nextId++;
-  return {
-    id,
-    at: id,
-    operation,
-    method: 'POST',
-    path: `/v1/${operation}`,
-    status,
-    idempotencyKey: undefined,
-    body: undefined,
-    fault: undefined,
-    responseBody: undefined,
-    ...extra,
-  };
-}
+import { serviceCall as call } from './support/service-call.js';
 
 const notOurs = () => false;
 
