@@ -128,11 +128,23 @@ export class ContractHttp {
   readonly #transport: MarketTransport;
   readonly #timeoutMs: number;
   readonly #checkResponse: ((exchange: HttpExchange) => void) | undefined;
+  /** Requests sent and not yet answered (or failed). */
+  #inFlight = 0;
+  /** When a request was last sent or settled (epoch ms): the check's last sign of progress. */
+  #lastActivityAt = Date.now();
 
   constructor(options: ContractHttpOptions = {}) {
     this.#transport = options.transport ?? (options.fetch ? fetchTransport(options.fetch) : sendOverNetwork);
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#checkResponse = options.checkResponse;
+  }
+
+  /**
+   * How long the check has gone without progress: 0 while a request is in flight (each has its own
+   * timeout), else the time since the last request was sent or settled.
+   */
+  idleMs(now = Date.now()): number {
+    return this.#inFlight > 0 ? 0 : now - this.#lastActivityAt;
   }
 
   /** The most recent exchange, for a violation that has no particular one to show. */
@@ -176,6 +188,8 @@ export class ContractHttp {
       });
     let answer: MarketAnswer;
     let repeated = false;
+    this.#inFlight += 1;
+    this.#lastActivityAt = Date.now();
     try {
       answer = await attempt().catch((error: unknown) => {
         // A reset before any answer is most often a kept-alive connection the market closed as
@@ -198,6 +212,9 @@ export class ContractHttp {
         }`,
         spec: 'WIRE §5',
       });
+    } finally {
+      this.#inFlight -= 1;
+      this.#lastActivityAt = Date.now();
     }
     const { status, headers: answerHeaders, text } = answer;
     const exchange: HttpExchange = {

@@ -4,6 +4,7 @@
  */
 import { type ClaimObject, DEFAULT_PATHS, type IntegrationMode, type MarketPaths } from '@bnpl-kit/core';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
+import { guardAgainstStall } from './check-stall.js';
 import { checksFor, selectChecks } from './checks/index.js';
 import { recordExchanges } from './exchange-record.js';
 import { expectNoInternals } from './expect.js';
@@ -47,7 +48,11 @@ export interface ContractSuiteOptions {
   maxBodyBytes?: number;
   /** Per HTTP request to the market; default 10 000. */
   requestTimeoutMs?: number;
-  /** Per check; default 60 000. */
+  /**
+   * A check is cut (and fails) after this long without progress: no request to the market in
+   * flight, sent or answered. A check that keeps talking to the market is never cut by it, however
+   * long it runs; `deadlineAt` bounds the whole run. Default 60 000.
+   */
   checkTimeoutMs?: number;
   /** Only these check IDs or ID prefixes (`webhook.`); default all that apply to the mode. */
   only?: readonly string[];
@@ -219,7 +224,6 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
   });
   const ctx = createCheckContext(options, http, check);
   const left = options.deadlineAt === undefined ? Number.POSITIVE_INFINITY : options.deadlineAt - Date.now();
-  const timeoutMs = Math.max(1, Math.min(options.checkTimeoutMs ?? 60_000, left));
   const started = performance.now();
   const base = { id: check.id, title: check.title, spec: check.spec, rules: check.rules };
   // What a report shows of a check that did not pass: its exchanges, and expected against got.
@@ -248,17 +252,9 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
     const notes = [...new Set([...http.notes, ...http.exchanges.flatMap((e) => e.advisories)])];
     return notes.length > 0 ? { advisories: notes } : {};
   };
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stall = guardAgainstStall(http, Math.max(1, options.checkTimeoutMs ?? 60_000), left);
   try {
-    await Promise.race([
-      check.run(ctx),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the check did not finish within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      }),
-    ]);
+    await Promise.race([check.run(ctx), stall.cut]);
     const leak = leakedInternals(http);
     const durationMs = performance.now() - started;
     if (leak) return { ...base, status: 'fail', durationMs, message: leak, ...advisories(), ...evidence() };
@@ -293,7 +289,7 @@ export async function runCheck(check: ContractCheck, options: ContractSuiteOptio
       ...evidence(error),
     };
   } finally {
-    clearTimeout(timer);
+    stall.stop();
   }
 }
 

@@ -109,16 +109,87 @@ describe('runCheck', () => {
     expect(broken.message).toBe('The check could not complete: TypeError: boom');
   });
 
-  it('fails a check that does not finish in time', async () => {
+  it('cuts a check that goes quiet: no request to the market for checkTimeoutMs', async () => {
     vi.useFakeTimers();
     const pending = runCheck(
       check('a.hang', () => new Promise<void>(() => {})),
       { ...options, checkTimeoutMs: 5000 },
     );
-    await vi.advanceTimersByTimeAsync(5000);
+    await vi.advanceTimersByTimeAsync(4999);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     expect(await pending).toMatchObject({
       status: 'fail',
-      message: 'The check could not complete: Error: the check did not finish within 5000 ms',
+      message:
+        'The check could not complete: Error: the check made no progress for 5000 ms (no request to the market in flight, sent or answered)',
+    });
+  });
+
+  // A long check on a slow market (or a loaded machine) is progress, not a hang: a state table of
+  // 300 requests at 200 ms each takes a minute. It used to be cut at 60 s whatever it was doing.
+  it('never cuts a check that keeps talking to the market, however long it runs; counts quiet from the last answer', async () => {
+    vi.useFakeTimers();
+    // Each answer takes 3 s, well within the request's own timeout.
+    const slowMarket = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    let answered = 0;
+    const pending = runCheck(
+      check('a.long', async (ctx) => {
+        // 10 requests, 30 s in all, 6× the check timeout; then 4 s of quiet, under it.
+        for (let i = 0; i < 10; i++) {
+          await ctx.http.send(ctx.url('/orders/x'));
+          answered++;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+      }),
+      { ...options, fetch: slowMarket, checkTimeoutMs: 5000 },
+    );
+    await vi.advanceTimersByTimeAsync(34_000);
+    expect(answered).toBe(10);
+    expect(await pending).toMatchObject({ status: 'pass' });
+
+    // The same, but quiet for the whole timeout after its last answer: cut then, not earlier.
+    const quietAfter = runCheck(
+      check('a.long-then-quiet', async (ctx) => {
+        await ctx.http.send(ctx.url('/orders/x'));
+        await new Promise<void>(() => {});
+      }),
+      { ...options, fetch: slowMarket, checkTimeoutMs: 5000 },
+    );
+    let cut = false;
+    void quietAfter.then(() => (cut = true));
+    await vi.advanceTimersByTimeAsync(3000 + 4999);
+    expect(cut).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await quietAfter).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/no progress for 5000 ms/),
+    });
+  });
+
+  it("cuts a check at the run's deadline, busy or not", async () => {
+    vi.useFakeTimers();
+    const busyMarket = (async () => new Response('{}')) as typeof fetch;
+    const pending = runCheck(
+      check('a.busy', async (ctx) => {
+        for (;;) {
+          await ctx.http.send(ctx.url('/orders/x'));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }),
+      { ...options, fetch: busyMarket, checkTimeoutMs: 5000, deadlineAt: Date.now() + 2000 },
+    );
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await pending).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(
+        /^The check could not complete: Error: the check did not finish within 2000 ms, the run's deadline\nLast request: GET /,
+      ),
     });
   });
 
