@@ -91,7 +91,7 @@ export interface RouteFaultSpec {
   /** The status of an `unknown_status` answer (default `ON_HOLD`). */
   order_status?: string;
   /**
-   * Only calls on this order (getOrder, revertOrder, disburseOrder): the market's worker acting on
+   * Only calls on this order (an `ORDER_SERVICE_OPERATIONS` call with its `:id`): the market's worker acting on
    * other orders meanwhile neither meets the fault nor uses it up.
    */
   order_id?: string;

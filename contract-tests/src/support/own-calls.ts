@@ -4,15 +4,10 @@
  * a call in a check's window that acts on an order counts against the check only when the order is
  * one the check acts on.
  */
-import { SERVICE_ROUTES } from '@bnpl-kit/core/wire';
+import { ORDER_SERVICE_OPERATIONS } from '@bnpl-kit/core/wire';
 import type { ServiceCallView } from '../sandbox/driver.js';
 
-/** Service operations that act on one order, named by its ID in their path (WIRE §6): get, revert, disburse. */
-const ORDER_OPERATIONS: ReadonlySet<string> = new Set(
-  Object.entries(SERVICE_ROUTES)
-    .filter(([, route]) => route.path.includes('/:id'))
-    .map(([operation]) => operation),
-);
+const ORDER_OPERATIONS: ReadonlySet<string> = new Set(ORDER_SERVICE_OPERATIONS);
 
 /** `calls` without those on orders other than `orderIds` (calls on no order are all kept). */
 export function callsOfCheck(

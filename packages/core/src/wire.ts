@@ -81,6 +81,7 @@ export {
   failureEnvelope,
   type HttpMethod,
   IDEMPOTENCY_KEY_HEADER,
+  ORDER_SERVICE_OPERATIONS,
   READ_FILTERED_OFFERS_SCOPE,
   type RouteDefinition,
   SERVICE_OPERATIONS,

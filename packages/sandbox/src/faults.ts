@@ -14,7 +14,7 @@
  *
  * Each fault is consumed as it fires; `list()` shows what is left.
  */
-import { SERVICE_OPERATIONS, type ServiceOperation } from '@bnpl-kit/core/wire';
+import { ORDER_SERVICE_OPERATIONS, SERVICE_OPERATIONS, type ServiceOperation } from '@bnpl-kit/core/wire';
 import { z } from 'zod';
 
 export interface RouteFault {
@@ -35,7 +35,7 @@ export interface RouteFault {
   /** How late a `delay` answer comes. */
   delayMs: number;
   /**
-   * Only calls on this order (the `:id` of getOrder, revertOrder, disburseOrder): a market's
+   * Only calls on this order (the `:id` of ORDER_SERVICE_OPERATIONS): a market's
    * background work on other orders (a worker's reconciliation or disbursement retry) passes by.
    */
   orderId: string | undefined;
@@ -76,7 +76,7 @@ export const faultJsonSchema = z.discriminatedUnion('target', [
       .max(256)
       .optional()
       .describe(
-        'Only calls on this order (getOrder, revertOrder, disburseOrder); on another operation the fault never fires',
+        `Only calls on this order (${ORDER_SERVICE_OPERATIONS.join(', ')}); on another operation the fault never fires`,
       ),
   }),
   z.object({

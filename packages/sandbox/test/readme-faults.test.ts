@@ -4,6 +4,7 @@
  * retry schedule (only a Replay sends it).
  */
 import { readFileSync } from 'node:fs';
+import { ORDER_SERVICE_OPERATIONS } from '@bnpl-kit/core/wire';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/index.js';
 import { adminJson, startSandbox } from './support.js';
@@ -16,6 +17,11 @@ const stated = readme.match(
 describe('README: fault injection', () => {
   it('states the default and the maximum of `times`', () => {
     expect(stated, 'the README sentence on `times`').not.toBeNull();
+  });
+
+  it('names the operations an `order_id` applies to as core declares them (the routes with `:id`)', () => {
+    const named = /only calls on one order \(([^)]*)\)/.exec(readme)?.[1];
+    expect(named?.split(', ')).toEqual([...ORDER_SERVICE_OPERATIONS]);
   });
   const [byDefault, reorderByDefault, most] = (stated ?? []).slice(1).map(Number) as [number, number, number];
 

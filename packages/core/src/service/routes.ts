@@ -219,6 +219,14 @@ export const SERVICE_ROUTES = {
 
 export type ServiceOperation = keyof typeof SERVICE_ROUTES;
 export const SERVICE_OPERATIONS = Object.keys(SERVICE_ROUTES) as ServiceOperation[];
+/**
+ * The operations that act on one order, named by its ID in their path (`:id`): getOrder,
+ * revertOrder, disburseOrder. What a sandbox fault's `order_id` can match, and what certify
+ * counts per order.
+ */
+export const ORDER_SERVICE_OPERATIONS: readonly ServiceOperation[] = SERVICE_OPERATIONS.filter((operation) =>
+  SERVICE_ROUTES[operation].path.includes('/:id'),
+);
 
 /** The scope the service puts on tokens it issues for calling a market's offer filtering endpoint. */
 export const READ_FILTERED_OFFERS_SCOPE = 'claim_provider:read_filtered_offers';
