@@ -42,7 +42,10 @@ export function guardAgainstStall(
     watch(idleLimitMs);
     if (Number.isFinite(deadlineLeftMs))
       deadlineTimer = setTimeout(
-        () => reject(new Error(`the check did not finish within ${deadlineLeftMs} ms, the run's deadline`)),
+        () =>
+          reject(
+            new Error(`the check did not finish within ${deadlineLeftMs} ms, when the run's deadline passed`),
+          ),
         Math.max(1, deadlineLeftMs),
       );
   });

@@ -188,7 +188,7 @@ describe('runCheck', () => {
     expect(await pending).toMatchObject({
       status: 'fail',
       message: expect.stringMatching(
-        /^The check could not complete: Error: the check did not finish within 2000 ms, the run's deadline\nLast request: GET /,
+        /^The check could not complete: Error: the check did not finish within 2000 ms, when the run's deadline passed\nLast request: GET /,
       ),
     });
   });

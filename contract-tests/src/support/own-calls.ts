@@ -7,6 +7,7 @@
 import { ORDER_SERVICE_OPERATIONS } from '@bnpl-kit/core/wire';
 import type { ServiceCallView } from '../sandbox/driver.js';
 
+/** getOrder, revertOrder, disburseOrder: the operations whose path names one order's ID. */
 const ORDER_OPERATIONS: ReadonlySet<string> = new Set(ORDER_SERVICE_OPERATIONS);
 
 /** `calls` without those on orders other than `orderIds` (calls on no order are all kept). */
