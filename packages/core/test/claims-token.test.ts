@@ -166,10 +166,16 @@ describe('verifyClaimToken', () => {
   });
 
   it('fails a validly signed token whose segments keep their base64 padding or use the standard alphabet (RFC 7515)', async () => {
-    const token = await signClaimToken({ ...input, signingKey: seed });
+    // Ed25519 is deterministic: pick the first iat whose signature has a `-` or `_`, so that its
+    // standard-alphabet form differs from it (about 1 signature in 15 has neither, and its
+    // "standard" form would be the valid token itself).
+    let token = '';
+    for (let iat = 1_800_000_000; !/[-_]/.test(token.split('.')[2] ?? ''); iat++)
+      token = await signClaimToken({ ...input, signingKey: seed, iat });
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const padded = `${header}.${payload}.${signature}==`;
     const standard = `${header}.${payload}.${Buffer.from(signature, 'base64url').toString('base64').replace(/=+$/, '')}`;
+    expect(standard).not.toBe(token);
     for (const variant of [padded, standard]) {
       const error = await rejection(verifyClaimToken(variant, pub.base64url));
       expect(error.extensions?.reason).toBe('malformed');
