@@ -12,6 +12,7 @@ import { ContractHttp, describeExchange } from './http.js';
 import { openApiResponseCheck } from './openapi-validation.js';
 import type { ContractSandbox } from './sandbox/driver.js';
 import { checkSeed, DEFAULT_SEED } from './support/generated.js';
+import { orderScopedFaults } from './support/order-scoped-faults.js';
 import { routeUrl } from './support/routes.js';
 import { hasCommitments, parseDemoUsers } from './support/users.js';
 import type {
@@ -121,7 +122,7 @@ function createCheckContext(
     paths,
     webhookUrl: options.webhookUrl ?? routeUrl({ marketUrl, paths }, 'receiveWebhook'),
     http,
-    sandbox: options.sandbox,
+    sandbox: orderScopedFaults(options.sandbox),
     systemAuth:
       options.systemHeaders ??
       (options.marketToken ? { authorization: `Bearer ${options.marketToken}` } : {}),

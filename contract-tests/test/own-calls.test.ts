@@ -3,7 +3,7 @@
  * reconciles earlier checks' orders on its own schedule, and those calls are not the check's.
  */
 import { describe, expect, it } from 'vitest';
-import { callsOfCheck } from '../src/support/own-calls.js';
+import { callsOfCheck, isCallOnOrder } from '../src/support/own-calls.js';
 import { serviceCall } from './support/service-call.js';
 
 const ORDERS = '/v1/integration/bnpl-consumers/orders';
@@ -28,6 +28,18 @@ describe('callsOfCheck', () => {
     const encoded = call('revertOrder', `${ORDERS}/ord%20x/revert`);
     expect(callsOfCheck([encoded], ['ord x'])).toEqual([encoded]);
     expect(callsOfCheck([encoded], ['ord'])).toEqual([]);
+  });
+});
+
+describe('isCallOnOrder', () => {
+  it('holds for an order operation whose path has the ID as a whole decoded segment, and nothing else', () => {
+    expect(isCallOnOrder(call('disburseOrder', `${ORDERS}/ord_1/disburse`), 'ord_1')).toBe(true);
+    expect(isCallOnOrder(call('revertOrder', `${ORDERS}/a%2Fb/revert`), 'a/b')).toBe(true);
+    expect(isCallOnOrder(call('getOrder', `${ORDERS}/123`), 123)).toBe(true);
+    // A prefix of another order's ID, the ID's encoded form read as text, a call on no order.
+    expect(isCallOnOrder(call('disburseOrder', `${ORDERS}/ord_12/disburse`), 'ord_1')).toBe(false);
+    expect(isCallOnOrder(call('getOrder', `${ORDERS}/a%2Fb`), 'a%2Fb')).toBe(false);
+    expect(isCallOnOrder(call('pushClaimTokens', '/v1/claims/ord_1/push'), 'ord_1')).toBe(false);
   });
 });
 

@@ -358,6 +358,23 @@ describe('runContractSuite', () => {
     );
   });
 
+  it("refuses a check's fault on an order operation that names no order (the market's worker could take it)", async () => {
+    const injected: unknown[] = [];
+    const recording = {
+      ...sandbox,
+      injectFault: async (fault: unknown) => void injected.push(fault),
+    } as ContractSandbox;
+    const result = await runCheck(
+      check('a.unscoped-fault', async (ctx) => {
+        await ctx.sandbox.injectFault({ operation: 'getOrder', action: 'error', status: 500 });
+      }),
+      { ...options, sandbox: recording },
+    );
+    expect(result.status).not.toBe('pass');
+    expect(result.message).toMatch(/getOrder fault without order_id/);
+    expect(injected).toEqual([]);
+  });
+
   it('reports advice a check notes without failing it', async () => {
     const result = await runCheck(
       check('a.advice', async (ctx) => {

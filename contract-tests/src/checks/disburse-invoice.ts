@@ -14,6 +14,7 @@ import { canonicalJson } from '../support/canonical-json.js';
 import { withFaults } from '../support/faults.js';
 import { lostDisbursementAnswer } from '../support/lost-disbursement.js';
 import { orderPath } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
 
 /** The invoice in a recorded call's body, as JSON text (`(none)` when it carries none). */
@@ -69,7 +70,7 @@ export const disburseInvoiceChecks: ContractCheck[] = [
       });
       expectStatus(again, [202, 409], 'for repeating a disburse whose first answer was lost', 'WIRE §5');
       const calls = (await ctx.sandbox.serviceCalls(since)).filter(
-        (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+        (c) => c.operation === 'disburseOrder' && isCallOnOrder(c, id),
       );
       ensure(calls.length > 0, {
         expected: `a disburse call of order ${id} at the service`,

@@ -13,6 +13,7 @@ import { untilElapsed } from '../support/clock.js';
 import { withFaults } from '../support/faults.js';
 import { lostDisbursementAnswer } from '../support/lost-disbursement.js';
 import { postAction, postOrder, sampleOrder } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { pushOwnClaims } from '../support/push-claims.js';
 import { signedInAtService } from '../support/users.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -68,20 +69,22 @@ function expectSameBodies(calls: readonly ServiceCallView[], what: string): void
 async function callsDuring(
   ctx: CheckContext,
   operation: string,
-  about: string,
+  belongs: (call: ServiceCallView) => boolean,
   act: () => Promise<void>,
 ): Promise<ServiceCallView[]> {
   const since = await ctx.sandbox.lastCallId();
   await act();
-  return (await ctx.sandbox.serviceCalls(since)).filter(
-    (c) => c.operation === operation && (c.path.includes(about) || (c.body ?? '').includes(about)),
-  );
+  return (await ctx.sandbox.serviceCalls(since)).filter((c) => c.operation === operation && belongs(c));
 }
+
+/** A call whose path or body holds `text` (a reference_id, a credify ID). */
+const mentions = (text: string) => (call: ServiceCallView) =>
+  call.path.includes(text) || (call.body ?? '').includes(text);
 
 /** Whether the market's first disburse call of `id` after call `since` carried an invoice date. */
 async function firstCarriesDate(ctx: CheckContext, since: number, id: string): Promise<boolean> {
   const first = (await ctx.sandbox.serviceCalls(since)).find(
-    (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+    (c) => c.operation === 'disburseOrder' && isCallOnOrder(c, id),
   );
   return first !== undefined && /"issued_at"/.test(first.body ?? '');
 }
@@ -96,7 +99,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     rules: ['R-SVC-06'],
     async run(ctx) {
       const request = sampleOrder(ctx.unique('ref'));
-      const calls = await callsDuring(ctx, 'createOrder', request.reference_id, async () => {
+      const calls = await callsDuring(ctx, 'createOrder', mentions(request.reference_id), async () => {
         await withFaults(
           ctx,
           [{ operation: 'createOrder', action: 'error', status: 503, after_effect: true }],
@@ -129,21 +132,26 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     async run(ctx) {
       const id = await approvedOrder(ctx);
       let again: HttpExchange | undefined;
-      const calls = await callsDuring(ctx, 'disburseOrder', encodeURIComponent(id), async () => {
-        // The market learns nothing of the payment that did happen, so it can only repeat the call:
-        // the case the key exists for.
-        again = await withFaults(ctx, lostDisbursementAnswer(id), async () => {
-          const since = await ctx.sandbox.lastCallId();
-          await postAction(ctx, id, 'disburse');
-          const answered = Date.now();
-          // R-EP-11: an invoice the market dates itself must come back unchanged, also when the
-          // retry falls into a later second (a date generated anew at whole seconds matches within
-          // one). Only then does the retry wait: until a second has passed since the market's
-          // first attempt, whatever the offset between its clock and certify's.
-          if (await firstCarriesDate(ctx, since, id)) await untilElapsed(answered, 1000);
-          return postAction(ctx, id, 'disburse');
-        });
-      });
+      const calls = await callsDuring(
+        ctx,
+        'disburseOrder',
+        (c) => isCallOnOrder(c, id),
+        async () => {
+          // The market learns nothing of the payment that did happen, so it can only repeat the call:
+          // the case the key exists for.
+          again = await withFaults(ctx, lostDisbursementAnswer(id), async () => {
+            const since = await ctx.sandbox.lastCallId();
+            await postAction(ctx, id, 'disburse');
+            const answered = Date.now();
+            // R-EP-11: an invoice the market dates itself must come back unchanged, also when the
+            // retry falls into a later second (a date generated anew at whole seconds matches within
+            // one). Only then does the retry wait: until a second has passed since the market's
+            // first attempt, whatever the offset between its clock and certify's.
+            if (await firstCarriesDate(ctx, since, id)) await untilElapsed(answered, 1000);
+            return postAction(ctx, id, 'disburse');
+          });
+        },
+      );
       expectKeys(calls, `the disburse calls of order ${id}`, true);
       expectSameBodies(calls, `the disburse calls of order ${id}`);
       expectStatus(again!, [202, 409], 'for disbursing again after the first answer was lost', 'WIRE §5');
@@ -160,14 +168,19 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     async run(ctx) {
       const id = await approvedOrder(ctx);
       expectKeys(
-        await callsDuring(ctx, 'revertOrder', encodeURIComponent(id), async () => {
-          expectStatus(
-            await postAction(ctx, id, 'cancel'),
-            202,
-            'for cancelling an APPROVED order',
-            'WIRE §5',
-          );
-        }),
+        await callsDuring(
+          ctx,
+          'revertOrder',
+          (c) => isCallOnOrder(c, id),
+          async () => {
+            expectStatus(
+              await postAction(ctx, id, 'cancel'),
+              202,
+              'for cancelling an APPROVED order',
+              'WIRE §5',
+            );
+          },
+        ),
         `the revert call of order ${id}`,
         false,
       );
@@ -182,7 +195,7 @@ export const idempotencyKeyChecks: ContractCheck[] = [
     async run(ctx) {
       const { user, credifyId } = await signedInAtService(ctx);
       expectKeys(
-        await callsDuring(ctx, 'pushClaimTokens', encodeURIComponent(credifyId), async () => {
+        await callsDuring(ctx, 'pushClaimTokens', mentions(encodeURIComponent(credifyId)), async () => {
           const exchange = await pushOwnClaims(ctx, user, credifyId);
           expectStatus(exchange, 200, "for pushing the signed-in user's own claims", 'WIRE §5');
         }),

@@ -10,6 +10,7 @@ import { ensure, expectJsonObject, expectProblem, expectStatus, fail } from '../
 import type { HttpExchange } from '../http.js';
 import { approvedOrder, statusReached } from '../support/approvals.js';
 import { createOrder, marketStatus, orderPath, postAction } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { deliver, statusEvent } from '../support/webhooks.js';
 import { type CheckContext, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -180,7 +181,7 @@ export const orderActionChecks: ContractCheck[] = [
               const reached = (await ctx.sandbox.serviceCalls(since)).filter(
                 (c) =>
                   (c.operation === 'revertOrder' || c.operation === 'disburseOrder') &&
-                  c.path.includes(encodeURIComponent(id)) &&
+                  isCallOnOrder(c, id) &&
                   // The market's own retries of the disbursement a recipe holds back are not the action.
                   !(action === 'cancel' && c.operation === 'disburseOrder'),
               );

@@ -8,6 +8,7 @@ import { approvedAtService, approvedOrder } from '../support/approvals.js';
 import { untilElapsed } from '../support/clock.js';
 import { withFaults } from '../support/faults.js';
 import { createOrder, expectMarketStatus, marketStatus, postOrder, sampleOrder } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { callsAround, refusedElsewhere } from '../support/token-renewals.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
@@ -67,7 +68,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       const othersRefused = refusedElsewhere(
         calls,
         since,
-        (c) => c.operation === 'getOrder' && orders.some((id) => c.path.includes(encodeURIComponent(id))),
+        (c) => c.operation === 'getOrder' && orders.some((id) => isCallOnOrder(c, id)),
       );
       ensure(renewals.length >= 1, {
         expected: `a token request after the service refused the revoked token (the ${RACING_READS} status reads each ask the service, R-EP-05)`,
@@ -136,9 +137,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
         const { status, exchange: read } = await marketStatus(ctx, id);
         if (status !== 'APPROVED') {
           // Read after the status, so a disbursement that raced the read is seen.
-          const disbursed = (await callsOf(ctx, since, 'disburseOrder')).some((c) =>
-            c.path.includes(encodeURIComponent(id)),
-          );
+          const disbursed = (await callsOf(ctx, since, 'disburseOrder')).some((c) => isCallOnOrder(c, id));
           const history = (await ctx.sandbox.order(id))?.history ?? [];
           ensure(disbursed && history.includes(status), {
             expected: `order ${id} to stay APPROVED after is_fulfilled: true, or to hold the status the service answered the market's disbursement with`,
@@ -169,7 +168,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
         // A service that does not dedupe by state would pay once per distinct Idempotency-Key.
         const keys = new Set(
           (await callsOf(ctx, since, 'disburseOrder'))
-            .filter((c) => c.path.includes(encodeURIComponent(id)))
+            .filter((c) => isCallOnOrder(c, id))
             .map((c) => c.idempotencyKey ?? '(none)'),
         );
         ensure(count <= 1 && keys.size <= 1, {

@@ -9,6 +9,7 @@ import { ensure } from '../expect.js';
 import { approvedOrder, approvedUnannounced } from '../support/approvals.js';
 import { withFaults } from '../support/faults.js';
 import { expectMarketStatus } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { MARKET_EFFECT_WAIT_MS } from '../support/wait.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck, DATA_SHARING_ONLY } from '../types.js';
@@ -47,7 +48,7 @@ export const webhookDeliveryPathChecks: ContractCheck[] = [
       const since = await ctx.sandbox.lastCallId();
       const disburseCalls = async () =>
         (await ctx.sandbox.serviceCalls(since)).filter(
-          (c) => c.operation === 'disburseOrder' && c.path.includes(encodeURIComponent(id)),
+          (c) => c.operation === 'disburseOrder' && isCallOnOrder(c, id),
         );
       // The fault stays until the market's first disbursement call met it: during the webhook's
       // processing, or later from a job the webhook enqueued (one local write with the event ID).

@@ -11,6 +11,7 @@ import { ensure, expectJsonObject } from '../expect.js';
 import { approvedOrder } from '../support/approvals.js';
 import { generated } from '../support/generated.js';
 import { ownRecordIsApproved, statusPath } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { expectAck, sendWebhook } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -23,11 +24,10 @@ const requirementEvent = (orderId: string | number, fulfilled: boolean) =>
 
 /** The market's calls that act on an order at the service (disburse, revert) since call `since`. */
 async function actionsOn(ctx: CheckContext, since: number, ids: readonly (string | number)[]) {
-  const paths = ids.map((id) => `/${encodeURIComponent(String(id))}/`);
   return (await ctx.sandbox.serviceCalls(since)).filter(
     (c) =>
       (c.operation === 'disburseOrder' || c.operation === 'revertOrder') &&
-      paths.some((p) => c.path.includes(p)),
+      ids.some((id) => isCallOnOrder(c, id)),
   );
 }
 

@@ -22,6 +22,7 @@ import { READINESS_STATUSES, transition } from '@bnpl-kit/core/wire';
 import { ensure } from '../expect.js';
 import { pooled } from '../support/domain-cases.js';
 import { createOrder, marketStatus } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 import { ContractViolation } from '../violation.js';
@@ -98,7 +99,7 @@ async function deliverCase(
     expectAck(next.exchange, false, `${c.followedBy} after ${describeCase(c)} (order ${order.id})`);
   }
   const calls = (await ctx.sandbox.serviceCalls(since)).filter(
-    (call) => call.operation === 'disburseOrder' && call.path.includes(encodeURIComponent(order.id)),
+    (call) => call.operation === 'disburseOrder' && isCallOnOrder(call, order.id),
   );
   if (calls.length > 0)
     return `${describeCase(c)}: ${calls.length} disburse call(s) at the service, expected none (R-STATE-08; order ${order.id})`;

@@ -8,6 +8,7 @@ import { ensure, expectJsonObject, expectProblem } from '../expect.js';
 import { approvedAtService } from '../support/approvals.js';
 import { withFaults } from '../support/faults.js';
 import { createOrder, expectMarketStatus, postAction, statusPath } from '../support/orders.js';
+import { isCallOnOrder } from '../support/own-calls.js';
 import { deliver, expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type CheckContext, type ContractCheck } from '../types.js';
 
@@ -51,7 +52,7 @@ async function expectCancelRefusedOnRecord(ctx: CheckContext, id: string, stage:
   const since = await ctx.sandbox.lastCallId();
   const exchange = await postAction(ctx, id, 'cancel');
   const reverts = (await ctx.sandbox.serviceCalls(since)).filter(
-    (c) => c.operation === 'revertOrder' && c.path.includes(encodeURIComponent(id)),
+    (c) => c.operation === 'revertOrder' && isCallOnOrder(c, id),
   );
   ensure(exchange.status !== 202 && reverts.length === 0, {
     expected: `cancel of the ${stage} order ${id} refused on the market's own record (409, no revert call at the service): the later ${LATE_UPDATES.DISBURSING.join(' and ')} came late`,
