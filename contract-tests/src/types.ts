@@ -87,6 +87,8 @@ export const MARKET_CAPABILITIES = {
     'the data-sharing market disburses by itself on readiness (WIRE §3 R-STATE-06 lets it leave that to its systems instead)',
   'own-record':
     "certify can read the market's own order record: its status endpoint answers 200 while the service fails, or, for an order the service holds PENDING, with the service healthy",
+  'overlapping-requests':
+    'the market acknowledges a webhook for an order while a status read of that order waits on the service (one that serializes them, with a lock held across the service call or one request at a time, never lets a read race a webhook)',
 } as const;
 export type MarketCapability = keyof typeof MARKET_CAPABILITIES;
 

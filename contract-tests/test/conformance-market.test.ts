@@ -28,6 +28,7 @@ async function certify(
     onKeyedRetry?: (operation: string) => void;
     hidesRecord?: 'while-service-fails' | 'always';
     refusesUnknownMembers?: boolean;
+    oneRequestAtATime?: boolean;
   } = {},
 ): Promise<ContractReport> {
   const server = await serveConformanceMarket();
@@ -54,6 +55,7 @@ async function certify(
             ...(options.onKeyedRetry && { onKeyedRetry: options.onKeyedRetry }),
             ...(options.hidesRecord && { hidesRecord: options.hidesRecord }),
             ...(options.refusesUnknownMembers && { refusesUnknownMembers: true }),
+            ...(options.oneRequestAtATime && { oneRequestAtATime: true }),
           }),
         );
       start();
@@ -109,6 +111,19 @@ describe('a conformance market that refuses members its document does not name, 
     const report = await certify('data-sharing', { refusesUnknownMembers: true, only: ['domain.'] });
     expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(report.results.filter((r) => r.id.startsWith('domain.')).length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('a conformance market that serves one request at a time', () => {
+  it('leaves the read-during-webhook race not exercised (overlapping-requests), never passed or failed: no read can race a webhook', async () => {
+    const report = await certify('basic', {
+      oneRequestAtATime: true,
+      only: ['concurrency.status-read-during-webhook'],
+    });
+    const [result] = report.results;
+    expect(result?.status, result?.message).toBe('not-exercised');
+    expect(result?.lacks).toEqual({ capability: 'overlapping-requests', declared: false });
+    expect(result?.message).toMatch(/acknowledged the webhook only after it answered the status read/);
   });
 });
 
