@@ -115,15 +115,14 @@ describe('a conformance market that refuses members its document does not name, 
 });
 
 describe('a conformance market that serves one request at a time', () => {
-  it('leaves the read-during-webhook race not exercised (overlapping-requests), never passed or failed: no read can race a webhook', async () => {
-    const report = await certify('basic', {
-      oneRequestAtATime: true,
-      only: ['concurrency.status-read-during-webhook'],
-    });
-    const [result] = report.results;
-    expect(result?.status, result?.message).toBe('not-exercised');
-    expect(result?.lacks).toEqual({ capability: 'overlapping-requests', declared: false });
-    expect(result?.message).toMatch(/acknowledged the webhook only after it answered the status read/);
+  it('passes every other basic check, and leaves the read-during-webhook race not exercised (overlapping-requests): no read can race a webhook', async () => {
+    const report = await certify('basic', { oneRequestAtATime: true });
+    const unpassed = report.results.filter((r) => r.status !== 'pass');
+    expect(unpassed.map((r) => `${r.id}: ${r.status}`)).toEqual([
+      'concurrency.status-read-during-webhook: not-exercised',
+    ]);
+    expect(unpassed[0]?.lacks).toEqual({ capability: 'overlapping-requests', declared: false });
+    expect(unpassed[0]?.message).toMatch(/acknowledged the webhook only after it answered the status read/);
   });
 });
 
