@@ -29,7 +29,9 @@ interface Operation {
 }
 
 function compile(document: OpenApiDocument): Operation[] {
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  // verbose: an error carries the value and its schema, so a pattern that stands for a format is
+  // reported as that format, with the value, not as the pattern's text.
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, verbose: true });
   ajv.addSchema({ $id: 'openapi', components: document.components }, 'openapi');
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
@@ -63,10 +65,26 @@ function compile(document: OpenApiDocument): Operation[] {
   return operations;
 }
 
-function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+/** What a format's pattern in the documents stands for (zod writes both `format` and `pattern`). */
+const FORMAT_SYNTAX: Readonly<Record<string, string>> = {
+  'date-time': 'RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM',
+};
+
+/** One schema error; `withValue` names the value too (not in a defect's name, which every request shares). */
+function describeError(error: ErrorObject, withValue: boolean): string {
+  const where = error.instancePath || '(body)';
+  const format = (error.parentSchema as { format?: unknown } | undefined)?.format;
+  if (error.keyword === 'pattern' && typeof format === 'string') {
+    const value = withValue ? ` is ${JSON.stringify(error.data)},` : '';
+    return `${where}${value} not a ${format} (${FORMAT_SYNTAX[format] ?? `the document's ${format} pattern`})`;
+  }
+  return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+function describeErrors(errors: readonly ErrorObject[] | null | undefined, withValue = false): string {
   return (errors ?? [])
     .slice(0, 3)
-    .map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`)
+    .map((error) => describeError(error, withValue))
     .join('; ');
 }
 
@@ -118,7 +136,7 @@ export function openApiResponseCheck(mode: MarketOpenApiOptions['integrationMode
     if (body === undefined) return fail(`a ${type} body that is not JSON`);
     if (!validate(body))
       fail(
-        `the body does not match the ${status} schema: ${describeErrors(validate.errors)}`,
+        `the body does not match the ${status} schema: ${describeErrors(validate.errors, true)}`,
         `the body breaks its schema: ${describeErrors(validate.errors)}`,
       );
   };

@@ -77,6 +77,34 @@ describe('openApiResponseCheck', () => {
     expect(violation.spec).toBe('WIRE §5 (OpenAPI operation createOrder)');
   });
 
+  it('holds updated_at to RFC 3339 with an offset, naming the value and the syntax, and one defect for every value', () => {
+    const status = (updatedAt: string) =>
+      exchange('GET', 'http://m.test/v1/orders/service/svc_1', 200, {
+        id: 'svc_1',
+        reference_id: 'r1',
+        status: 'PENDING',
+        total_amount: { value: '100', currency: 'VND' },
+        updated_at: updatedAt,
+      });
+    for (const valid of ['2026-11-30T09:00:00Z', '2026-11-30T09:00:00.123456Z', '2026-11-30T16:00:00+07:00'])
+      check(status(valid));
+    // Python's naive isoformat(), str() of an aware datetime, a date alone, an HTTP date.
+    const invalid = [
+      '2026-11-30T09:00:00.123456',
+      '2026-11-30 09:00:00+00:00',
+      '2026-11-30',
+      'Mon, 30 Nov 2026 09:00:00 GMT',
+    ];
+    const violations = invalid.map((value) => violationOf(() => check(status(value))));
+    violations.forEach((violation, i) => {
+      expect(violation.actual).toContain(
+        `/updated_at is ${JSON.stringify(invalid[i])}, not a date-time (RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM)`,
+      );
+      expect(violation.actual).not.toContain('must match pattern');
+    });
+    expect(new Set(violations.map((v) => v.defect)).size).toBe(1);
+  });
+
   it('refuses an undocumented success status and a success that is not JSON', () => {
     expect(
       violationOf(() => check(exchange('POST', 'http://m.test/v1/orders/o/cancel', 200, {}))).actual,

@@ -1,5 +1,5 @@
 /** The order status endpoint (WIRE §5) and authentication of every market-system endpoint. */
-import type { MarketRouteDefinition } from '@bnpl-kit/core/wire';
+import { dateTimeWithOffset, type MarketRouteDefinition } from '@bnpl-kit/core/wire';
 import { ensure, expectJsonObject, expectProblem, expectStatus, isObject } from '../expect.js';
 import type { HttpExchange } from '../http.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
@@ -30,11 +30,14 @@ async function updatedAtRead(ctx: CheckContext, id: string) {
   return { text, time: Date.parse(text), exchange };
 }
 
+/** R-EP-26: an RFC 3339 date-time with its offset (core's schema, the one the documents carry). */
+const isDateTimeWithOffset = (value: unknown) => dateTimeWithOffset.safeParse(value).success;
+
 /** `updatedAtRead`, which must be a date-time (R-EP-04). */
 async function updatedAt(ctx: CheckContext, id: string, when: string) {
   const read = await updatedAtRead(ctx, id);
-  ensure(!Number.isNaN(read.time), {
-    expected: `an RFC 3339 "updated_at" ${when}`,
+  ensure(isDateTimeWithOffset(read.text), {
+    expected: `an RFC 3339 "updated_at" with its offset (Z or ±HH:MM) ${when}`,
     exchange: read.exchange,
     spec: 'WIRE §5',
   });
@@ -69,7 +72,7 @@ export const orderStatusChecks: ContractCheck[] = [
     title: 'The status endpoint answers id, reference_id, status, total_amount and updated_at',
     modes: BOTH_MODES,
     spec: 'WIRE §5',
-    rules: ['R-EP-04', 'R-STATE-01', 'R-EP-19', 'R-EP-20'],
+    rules: ['R-EP-04', 'R-EP-26', 'R-STATE-01', 'R-EP-19', 'R-EP-20'],
     async run(ctx) {
       const order = await createOrder(ctx);
       const exchange = await ctx.http.send(statusPath(ctx, order.id), { headers: { ...ctx.systemAuth } });
@@ -84,12 +87,11 @@ export const orderStatusChecks: ContractCheck[] = [
         isObject(total) &&
         total.value === sent.value &&
         total.currency === sent.currency &&
-        typeof body.updated_at === 'string' &&
-        !Number.isNaN(Date.parse(body.updated_at)) &&
+        isDateTimeWithOffset(body.updated_at) &&
         // R-EP-19: service_status only beside a service status outside the six (PENDING is one).
         !('service_status' in body);
       ensure(fields, {
-        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "${sent.value}", currency: "${sent.currency}" }, updated_at: <ISO 8601> } (no service_status: the service's PENDING is one of the six, R-EP-19)`,
+        expected: `{ id: "${order.id}", reference_id: "${order.referenceId}", status: "PENDING", total_amount: { value: "${sent.value}", currency: "${sent.currency}" }, updated_at: <RFC 3339 date-time with Z or ±HH:MM> } (no service_status: the service's PENDING is one of the six, R-EP-19)`,
         exchange,
       });
     },

@@ -51,7 +51,7 @@ export { type Method, type Route, type RouteMatch, Router } from './market/route
 // Codecs: snake_case wire <-> camelCase models, driven by the zod schemas.
 export { encodeWebhookEvent, isUnknownEvent, parseWebhookEvent } from './models/events.js';
 export { amountCodec } from './models/money.js';
-export { invoiceCodec, orderCreateRequestCodec } from './models/order.js';
+export { dateTimeWithOffset, invoiceCodec, orderCreateRequestCodec } from './models/order.js';
 export { orderLineCodec } from './models/order-line.js';
 export {
   ACTION_ALLOWED_FROM,

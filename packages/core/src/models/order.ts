@@ -70,6 +70,15 @@ export type OrderCreateRequest = z.output<typeof orderCreateRequestSchema>;
  */
 const serviceStatus = z.string().optional();
 
+/**
+ * An RFC 3339 date-time with its offset: `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` or
+ * `±HH:MM` (WIRE §5, R-EP-26). A local time without an offset names no instant. The documents carry
+ * the pattern, so certify holds every market's answers to it.
+ */
+export const dateTimeWithOffset = z
+  .string()
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+
 /** The order record the market answers with. `totalAmount` is camelCase on the wire (specification). */
 export const orderRecordCodec = wireObject({
   id: field('id', z.string().min(1)),
@@ -84,7 +93,7 @@ export const orderStatusInfoCodec = wireObject({
   referenceId: field('reference_id', z.string()),
   status: field('status', orderStatusSchema),
   totalAmount: nested('total_amount', amountCodec),
-  updatedAt: field('updated_at', z.string()),
+  updatedAt: field('updated_at', dateTimeWithOffset),
   serviceStatus: field('service_status', serviceStatus),
 });
 /** Cancel and disburse answer `202 { id, status }`. */
@@ -98,10 +107,7 @@ export const orderActionResultCodec = wireObject({
 export const invoiceCodec = wireObject({
   number: field('number', safeText()),
   url: field('url', httpUrl().optional()),
-  issuedAt: field(
-    'issued_at',
-    z.string().datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-  ),
+  issuedAt: field('issued_at', dateTimeWithOffset.optional()),
 });
 export type Invoice = z.output<typeof invoiceCodec.schema>;
 
