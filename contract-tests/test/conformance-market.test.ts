@@ -29,6 +29,7 @@ async function certify(
     hidesRecord?: 'while-service-fails' | 'always';
     refusesUnknownMembers?: boolean;
     oneRequestAtATime?: boolean;
+    clockSkewSeconds?: number;
   } = {},
 ): Promise<ContractReport> {
   const server = await serveConformanceMarket();
@@ -56,6 +57,7 @@ async function certify(
             ...(options.hidesRecord && { hidesRecord: options.hidesRecord }),
             ...(options.refusesUnknownMembers && { refusesUnknownMembers: true }),
             ...(options.oneRequestAtATime && { oneRequestAtATime: true }),
+            ...(options.clockSkewSeconds !== undefined && { clockSkewSeconds: options.clockSkewSeconds }),
           }),
         );
       start();
@@ -123,6 +125,20 @@ describe('a conformance market that serves one request at a time', () => {
     ]);
     expect(unpassed[0]?.lacks).toEqual({ capability: 'overlapping-requests', declared: false });
     expect(unpassed[0]?.message).toMatch(/acknowledged the webhook only after it answered the status read/);
+  });
+});
+
+describe('a conformance market whose clock is off', () => {
+  it("fails the window's edges and says the market's clock is the cause (12 s behind, from its Date header)", async () => {
+    const report = await certify('basic', { clockSkewSeconds: -12, only: ['webhook.time-window'] });
+    const [result] = report.results;
+    expect(result?.status).toBe('fail');
+    expect(result?.message).toMatch(/the market's clock is about 12 s behind certify's \(its Date header\)/);
+  });
+
+  it('passes with a clock a second off, and says nothing of it', async () => {
+    const report = await certify('basic', { clockSkewSeconds: 1, only: ['webhook.time-window'] });
+    expect(report.results.map((r) => r.status)).toEqual(['pass']);
   });
 });
 

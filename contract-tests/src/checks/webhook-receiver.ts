@@ -7,6 +7,7 @@
 import { DEFAULT_TOLERANCE_SECONDS } from '@bnpl-kit/core/wire';
 import { ensure, expectProblem, fail } from '../expect.js';
 import { approvedAtService, approvedUnannounced } from '../support/approvals.js';
+import { describeMarketClock, marketClockOffsetSeconds } from '../support/market-clock.js';
 import { createOrder, expectMarketStatus } from '../support/orders.js';
 import { expectAck, sendWebhook, statusEvent } from '../support/webhooks.js';
 import { BOTH_MODES, type ContractCheck } from '../types.js';
@@ -65,6 +66,7 @@ export const webhookReceiverChecks: ContractCheck[] = [
       // The status the service holds, so an accepted delivery moves nothing and the next may follow.
       const body = statusEvent(order.id, 'PENDING');
       const wrong: string[] = [];
+      let clockOffset: number | undefined;
       for (const [age, accepted] of [
         [inside, true],
         [-inside, true],
@@ -72,7 +74,9 @@ export const webhookReceiverChecks: ContractCheck[] = [
         [-outside, false],
       ] as const) {
         const when = `${Math.abs(age)} s ${age >= 0 ? 'in the past' : 'in the future'}`;
+        const sentAt = Date.now();
         const { exchange } = await sendWebhook(ctx, body, { ageSeconds: age });
+        clockOffset ??= marketClockOffsetSeconds(exchange, sentAt, Date.now());
         try {
           if (accepted) expectAck(exchange, false, `a delivery timestamped ${when} (inside the window)`);
           else
@@ -86,9 +90,10 @@ export const webhookReceiverChecks: ContractCheck[] = [
           if (!(error instanceof ContractViolation)) throw error;
         }
       }
+      const clock = describeMarketClock(clockOffset);
       ensure(wrong.length === 0, {
         expected: `a window of ±${ctx.toleranceSeconds} s in both directions (R-WH-09): deliveries ${inside} s old or ${inside} s ahead processed (200), ${outside} s old or ahead refused (401)`,
-        actual: wrong.join('\n    '),
+        actual: [...wrong, ...(clock ? [`(${clock})`] : [])].join('\n    '),
         spec: 'WIRE §4',
         rule: 'R-WH-09',
       });
