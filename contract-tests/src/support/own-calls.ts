@@ -18,9 +18,7 @@ export function callsOfCheck(
   calls: readonly ServiceCallView[],
   orderIds: readonly string[],
 ): ServiceCallView[] {
-  return calls.filter(
-    (c) => !isOrderOperation(c.operation) || pathSegments(c.path).some((s) => orderIds.includes(s)),
-  );
+  return calls.filter((c) => !isOrderOperation(c.operation) || orderIds.some((id) => isCallOnOrder(c, id)));
 }
 
 /**
