@@ -65,18 +65,15 @@ function compile(document: OpenApiDocument): Operation[] {
   return operations;
 }
 
-/** What a format's pattern in the documents stands for (zod writes both `format` and `pattern`). */
-const FORMAT_SYNTAX: Readonly<Record<string, string>> = {
-  'date-time': 'RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM',
-};
-
 /** One schema error; `withValue` names the value too (not in a defect's name, which every request shares). */
 function describeError(error: ErrorObject, withValue: boolean): string {
   const where = error.instancePath || '(body)';
-  const format = (error.parentSchema as { format?: unknown } | undefined)?.format;
+  // zod writes a format as `format` and `pattern`; the document's description says it in words.
+  const { format, description } = (error.parentSchema ?? {}) as { format?: unknown; description?: unknown };
   if (error.keyword === 'pattern' && typeof format === 'string') {
     const value = withValue ? ` is ${JSON.stringify(error.data)},` : '';
-    return `${where}${value} not a ${format} (${FORMAT_SYNTAX[format] ?? `the document's ${format} pattern`})`;
+    const words = typeof description === 'string' ? description : `the document's ${format} pattern`;
+    return `${where}${value} not a ${format} (${words})`;
   }
   return `${where} ${error.message ?? 'is invalid'}`;
 }

@@ -98,7 +98,7 @@ describe('openApiResponseCheck', () => {
     const violations = invalid.map((value) => violationOf(() => check(status(value))));
     violations.forEach((violation, i) => {
       expect(violation.actual).toContain(
-        `/updated_at is ${JSON.stringify(invalid[i])}, not a date-time (RFC 3339: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM)`,
+        `/updated_at is ${JSON.stringify(invalid[i])}, not a date-time (RFC 3339 date-time with its offset: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM)`,
       );
       expect(violation.actual).not.toContain('must match pattern');
     });

@@ -77,7 +77,11 @@ const serviceStatus = z.string().optional();
  */
 export const dateTimeWithOffset = z
   .string()
-  .datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+  .meta({
+    description:
+      'RFC 3339 date-time with its offset: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±HH:MM',
+  });
 
 /** The order record the market answers with. `totalAmount` is camelCase on the wire (specification). */
 export const orderRecordCodec = wireObject({
