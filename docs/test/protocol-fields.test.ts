@@ -45,3 +45,23 @@ describe('protocol.md §1 field table', () => {
     expect(Object.fromEntries(table)).toEqual(Object.fromEntries(fieldsOfCodec()));
   });
 });
+
+describe('protocol.md §5 updated_at (R-EP-26)', () => {
+  it("states the date-time syntax the documents' updated_at schema carries", () => {
+    const schemas = marketOpenApi({ integrationMode: 'basic' }).components.schemas as unknown as Record<
+      string,
+      ObjectSchema
+    >;
+    const updatedAt = schemas.OrderStatusInfo!.properties.updated_at as {
+      description?: string;
+      format?: string;
+    };
+    expect(updatedAt.format).toBe('date-time');
+    // The description names the syntax after its colon; the protocol writes it with code spans.
+    const syntax = updatedAt.description?.split(': ')[1];
+    expect(syntax).toBeTruthy();
+    const rule = protocol.slice(0, protocol.indexOf('[R-EP-26]'));
+    const sentence = rule.slice(rule.lastIndexOf('`updated_at` is')).replaceAll('`', '');
+    expect(sentence).toContain(syntax);
+  });
+});
