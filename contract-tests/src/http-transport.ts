@@ -28,6 +28,23 @@ export interface MarketRequest {
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
   timeoutMs: number;
+  /** One of requests sent together (ContractHttp.together): its last byte waits for the others. */
+  together?: HeldLastByte;
+}
+
+/**
+ * Last-byte synchronisation, for requests that race. A market cannot act on a request before its
+ * last byte, so each racer's connection is opened and its request written but for that byte
+ * (`held` says so), and the last bytes all go out when `release` settles (together.ts): the racers
+ * reach the market within one write of each other, whatever connecting and sending each cost.
+ * Sent as they came, five creates reached a market one connection at a time, milliseconds apart:
+ * wider than a database round trip, the window a lookup-then-insert market leaves open.
+ */
+export interface HeldLastByte {
+  /** The request is written but for its last byte (or could not be held, or failed): called once or more. */
+  held(): void;
+  /** Settles when every racer is held. */
+  release: Promise<void>;
 }
 
 /** Sends one request and reads its whole answer (ContractHttp's seam for in-process markets). */
@@ -148,6 +165,8 @@ function send(url: string, request: MarketRequest, agent: Agent): Promise<Market
     });
     const fail = (error: unknown) => {
       const started = answer !== undefined || (outgoing.socket?.bytesRead ?? 0) > bytesReadBefore;
+      // A racer that failed before it was held must not keep the others waiting.
+      request.together?.held();
       settle(() => reject(new MarketConnectionError(error, started)));
     };
     const deadline = setTimeout(() => {
@@ -187,7 +206,34 @@ function send(url: string, request: MarketRequest, agent: Agent): Promise<Market
     outgoing.on('close', () => {
       if (answer === undefined) fail(new Error('the connection closed without an answer'));
     });
-    outgoing.end(request.body === undefined ? undefined : Buffer.from(request.body));
+    const body = request.body === undefined ? undefined : Buffer.from(request.body);
+    const { together } = request;
+    if (together === undefined) {
+      outgoing.end(body);
+      return;
+    }
+    const sendOnRelease = (rest: Buffer | undefined) =>
+      void together.release.then(() => {
+        if (!outgoing.destroyed) outgoing.end(rest);
+      });
+    if (body === undefined || body.length < 2) {
+      // No body byte to hold back (node:http cannot withhold part of a head): the connection is
+      // opened now and the whole request written on release.
+      outgoing.once('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', together.held);
+        else together.held();
+      });
+      sendOnRelease(body);
+      return;
+    }
+    // Its length given, so the body goes in two writes without chunked framing.
+    if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'content-length'))
+      outgoing.setHeader('content-length', body.length);
+    // The write's callback runs once the bytes are handed to the connection, so connected.
+    outgoing.write(body.subarray(0, -1), () => {
+      together.held();
+      sendOnRelease(body.subarray(-1));
+    });
   });
 }
 

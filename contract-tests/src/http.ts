@@ -13,6 +13,7 @@ import {
   safeToRepeat,
   sendOverNetwork,
 } from './http-transport.js';
+import { runTogether, takeRacerSlot } from './together.js';
 import { ContractViolation } from './violation.js';
 
 export interface HttpRequestInit {
@@ -104,6 +105,11 @@ function describeError(error: unknown): string {
 /** An in-process market's `fetch` as a transport (it cannot set `Host`; those go over the network). */
 function fetchTransport(fetchImpl: typeof fetch): MarketTransport {
   return async (url, request) => {
+    // A fetch cannot hold a request's last byte: racers are at least started in the same turn.
+    if (request.together) {
+      request.together.held();
+      await request.together.release;
+    }
     const response = await fetchImpl(url, {
       method: request.method,
       headers: request.headers,
@@ -147,6 +153,16 @@ export class ContractHttp {
     return this.#inFlight > 0 ? 0 : now - this.#lastActivityAt;
   }
 
+  /**
+   * Runs the racers at once and makes their requests reach the market together: each racer's first
+   * request is written but for its last byte, and the last bytes go out when every racer's is held
+   * (last-byte synchronisation, http-transport.ts). For the concurrency checks: without it, requests
+   * "sent together" reach the market milliseconds apart, each racer's connection opened in turn.
+   */
+  together<T>(racers: readonly (() => Promise<T>)[]): Promise<T[]> {
+    return runTogether(racers);
+  }
+
   /** The most recent exchange, for a violation that has no particular one to show. */
   last(): HttpExchange | undefined {
     return this.exchanges.at(-1);
@@ -179,13 +195,19 @@ export class ContractHttp {
     // fetch cannot set `Host` (a reverse proxy's), so those requests always go over node:http.
     const transport = init.host === undefined ? this.#transport : sendOverNetwork;
     const sent = init.host === undefined ? headers : { ...headers, host: init.host };
-    const attempt = () =>
-      transport(url, {
+    // Only the first attempt races: a repeat after a reset goes out on its own.
+    let together = takeRacerSlot();
+    const attempt = () => {
+      const held = together;
+      together = undefined;
+      return transport(url, {
         method,
         headers: sent,
         body,
         timeoutMs: Math.max(1, Math.ceil(timeoutMs - (performance.now() - started))),
+        ...(held && { together: held }),
       });
+    };
     let answer: MarketAnswer;
     let repeated = false;
     this.#inFlight += 1;

@@ -79,13 +79,14 @@ async function statusUpdateRound(ctx: CheckContext): Promise<string[]> {
   );
   const wrong: string[] = [];
   for (const { orderId, sent, signed } of prepared) {
-    const answers = await Promise.all(
-      signed.map((webhook) =>
-        ctx.http.send(routeUrl(ctx, 'receiveWebhook'), {
-          method: 'POST',
-          headers: webhook.headers,
-          body: webhook.body,
-        }),
+    const answers = await ctx.http.together(
+      signed.map(
+        (webhook) => () =>
+          ctx.http.send(routeUrl(ctx, 'receiveWebhook'), {
+            method: 'POST',
+            headers: webhook.headers,
+            body: webhook.body,
+          }),
       ),
     );
     if (!answers.every((a) => a.status === 200))
@@ -149,7 +150,10 @@ function actionRace([first, second]: [OrderAction, OrderAction]): ContractCheck 
     async run(ctx) {
       const id = await approvedOrder(ctx);
       const since = await ctx.sandbox.lastCallId();
-      const answers = await Promise.all([postAction(ctx, id, first), postAction(ctx, id, second)]);
+      const answers = await ctx.http.together([
+        () => postAction(ctx, id, first),
+        () => postAction(ctx, id, second),
+      ]);
       const accepted = answers.filter((a) => a.status === 202);
       ensure(accepted.length === 1, {
         expected: `exactly one of a concurrent ${first} and ${second} of one APPROVED order to be accepted (202)`,
@@ -285,7 +289,9 @@ export const concurrencyChecks: ContractCheck[] = [
     rules: ['R-EP-01', 'R-EP-02'],
     async run(ctx) {
       const order = sampleOrder(ctx.unique('ref-race'));
-      const answers = await Promise.all(Array.from({ length: RACERS }, () => postOrder(ctx, order)));
+      const answers = await ctx.http.together(
+        Array.from({ length: RACERS }, () => () => postOrder(ctx, order)),
+      );
       const created = answers.filter((a) => a.status === 201);
       ensure(created.length === 1 && answers.every((a) => a.status === 201 || a.status === 200), {
         expected: `one 201 and ${RACERS - 1} × 200 (the same order replayed) for ${RACERS} concurrent equal creates`,
@@ -316,8 +322,11 @@ export const concurrencyChecks: ContractCheck[] = [
     rules: ['R-EP-03', 'R-ERR-08'],
     async run(ctx) {
       const reference = ctx.unique('ref-race');
-      const answers = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => postOrder(ctx, sampleOrderOfQuantity(reference, i + 1))),
+      const answers = await ctx.http.together(
+        Array.from(
+          { length: RACERS },
+          (_, i) => () => postOrder(ctx, sampleOrderOfQuantity(reference, i + 1)),
+        ),
       );
       const created = answers.filter((a) => a.status === 201);
       ensure(created.length === 1, {
@@ -358,8 +367,8 @@ export const concurrencyChecks: ContractCheck[] = [
     rules: ['R-CLAIM-04', 'R-CLAIM-07'],
     async run(ctx) {
       const { user, credifyId } = await signedInAtService(ctx);
-      const answers = await Promise.all(
-        Array.from({ length: RACERS }, () => pushOwnClaims(ctx, user, credifyId)),
+      const answers = await ctx.http.together(
+        Array.from({ length: RACERS }, () => () => pushOwnClaims(ctx, user, credifyId)),
       );
       ensure(
         answers.some((a) => a.status === 200),
@@ -411,8 +420,11 @@ export const concurrencyChecks: ContractCheck[] = [
         is_fulfilled: true,
       });
       const eventId = ctx.unique('evt-race');
-      const answers = await Promise.all(
-        Array.from({ length: RACERS }, async () => (await sendWebhook(ctx, body, { eventId })).exchange),
+      const answers = await ctx.http.together(
+        Array.from(
+          { length: RACERS },
+          () => async () => (await sendWebhook(ctx, body, { eventId })).exchange,
+        ),
       );
       ensure(
         answers.every((a) => a.status === 200),

@@ -254,7 +254,9 @@ export const orderActionChecks: ContractCheck[] = [
     async run(ctx) {
       const id = await approvedOrder(ctx);
       // Five at once: enough to interleave a read and a write that no lock holds apart.
-      const answers = await Promise.all(Array.from({ length: 5 }, () => postAction(ctx, id, 'disburse')));
+      const answers = await ctx.http.together(
+        Array.from({ length: 5 }, () => () => postAction(ctx, id, 'disburse')),
+      );
       for (const exchange of answers) {
         expectStatus(exchange, [202, 409], 'for disbursing an APPROVED order (409 only once it is paid)');
       }
