@@ -60,7 +60,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
       await withFaults(
         ctx,
         [{ operation: 'token', action: 'delay', delay_ms: RENEWAL_DELAY_MS, times: RACING_READS }],
-        () => Promise.all(orders.map((id) => marketStatus(ctx, id))),
+        () => ctx.http.together(orders.map((id) => () => marketStatus(ctx, id))),
       );
       const { calls, window } = await callsAround(ctx, since);
       const renewals = window.filter((c) => c.operation === 'token').sort((a, b) => a.at - b.at);
