@@ -15,6 +15,7 @@
 import { type Agent, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 /** A market's answer, read whole. */
 export interface MarketAnswer {
@@ -138,7 +139,16 @@ export function createNetworkTransport(options: NetworkTransportOptions = {}): M
     const keep = agent.keepSocketAlive.bind(agent);
     agent.keepSocketAlive = (socket) => !writeFailed.has(socket as Socket) && keep(socket);
   }
-  return (url, request) => send(url, request, url.startsWith('https:') ? agents.https : agents.http);
+  return (url, request) => {
+    const agent = url.startsWith('https:') ? agents.https : agents.http;
+    // With a connection limit, a held racer could occupy the connection another racer waits for,
+    // and none would ever be released: racers are sent as they come.
+    if (request.together !== undefined && options.maxSockets !== undefined) {
+      request.together.held();
+      return send(url, { ...request, together: undefined }, agent);
+    }
+    return send(url, request, agent);
+  };
 }
 
 /** The transport certify uses unless given a market's fetch. */
@@ -220,7 +230,9 @@ function send(url: string, request: MarketRequest, agent: Agent): Promise<Market
       // No body byte to hold back (node:http cannot withhold part of a head): the connection is
       // opened now and the whole request written on release.
       outgoing.once('socket', (socket) => {
-        if (socket.connecting) socket.once('connect', together.held);
+        // A new TLS connection is ready for the request once its handshake is done.
+        if (socket.connecting)
+          socket.once((socket as TLSSocket).encrypted ? 'secureConnect' : 'connect', together.held);
         else together.held();
       });
       sendOnRelease(body);

@@ -39,7 +39,8 @@ export function takeRacerSlot(): HeldLastByte | undefined {
 /**
  * Runs every racer, each in its own slot, and releases their first requests' last bytes together
  * once each is held. A racer that ends without sending (it failed first) counts as held, so none
- * waits for it.
+ * waits for it. Racers must not wait for one another before their first request: a racer held at
+ * its last byte answers nothing until every racer is held.
  */
 export function runTogether<T>(racers: readonly (() => Promise<T>)[]): Promise<T[]> {
   let waiting = racers.length;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { pollUntil } from '@bnpl-kit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractHttp } from '../src/http.js';
+import { createNetworkTransport } from '../src/http-transport.js';
 
 interface Seen {
   heads: number;
@@ -123,6 +124,16 @@ describe('requests sent together', () => {
       },
     ]);
     expect(texts).toEqual(['one', 'two']);
+  });
+
+  it('are sent as they come over a transport with a connection limit (held, they would wait for each other)', async () => {
+    const { url, seen } = await countingMarket();
+    const http = new ContractHttp({ transport: createNetworkTransport({ maxSockets: 1 }) });
+    const answers = await http.together([
+      () => http.send(url, { method: 'POST', body: 'one' }),
+      () => http.send(url, { method: 'POST', body: 'two' }),
+    ]);
+    expect([answers.map((a) => a.text), seen.bodies]).toEqual([['one', 'two'], 2]);
   });
 
   it('outside a race, are sent as they come', async () => {
