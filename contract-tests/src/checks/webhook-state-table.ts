@@ -36,10 +36,22 @@ const capitalized = (status: string) => status.charAt(0) + status.slice(1).toLow
  */
 const readinessFree = (from: OrderStatus, to: OrderStatus) => from !== 'DISBURSING' && to !== 'DISBURSING';
 
-/** Texts next to `status` that a lenient reader takes for it and R-SVC-13 does not. */
+/**
+ * Texts next to `status` that a lenient reader takes for it and R-SVC-13 does not: padded, full
+ * width, with an invisible character, and with more before or after it (a reader that looks for the
+ * status inside the text, as `"PAID" in status` does, takes UNPAID for PAID).
+ */
 export function nearMisses(status: string): string[] {
   const fullWidth = [...status].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
-  return [` ${status}`, `${status} `, `${status}\n`, fullWidth, `${status}\u200B`];
+  return [
+    ` ${status}`,
+    `${status} `,
+    `${status}\n`,
+    fullWidth,
+    `${status}\u200B`,
+    `UN${status}`,
+    `${status}_V2`,
+  ];
 }
 
 /** Every case of the table for `mode`: each ordered pair, and the forward ones again in two other cases. */
@@ -59,7 +71,8 @@ export function stateTableCases(mode: CheckContext['mode']): StateTableCase[] {
   // R-SVC-13 folds ASCII only: "paıd" (dotless ı, which Unicode upper-cases to I) is no status.
   cases.push({ from: 'PENDING', sent: 'pa\u0131d', expected: 'PENDING', applied: false, rule: 'R-SVC-13' });
   // Nothing else folds either: a status with a space around it (trimmed by strip() or trim()), in
-  // full-width letters (folded by NFKC) or with an invisible character is none of the six.
+  // full-width letters (folded by NFKC), with an invisible character or with more before or after it
+  // is none of the six.
   for (const to of ORDER_STATUSES) {
     if (!transition('PENDING', to).changed) continue;
     if (mode === 'data-sharing' && !readinessFree('PENDING', to)) continue;
