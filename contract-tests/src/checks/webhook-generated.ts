@@ -45,7 +45,7 @@ const unknownType = fc
  * case-insensitively, by prefix or substring, or trimmed takes them for the known type: a status
  * update applies its order_status, the others meet their schema without their members (a 400).
  */
-export function nearMissEventTypes(): string[] {
+function nearMissEventTypes(): string[] {
   return Object.values(EVENT_TYPES).flatMap((type) => [
     type.toLowerCase(),
     `${type}_V2`,
