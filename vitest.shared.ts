@@ -20,12 +20,6 @@ const shared = defineConfig({
     testTimeout: 600_000,
     hookTimeout: 600_000,
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // V8's baseline WebAssembly compiler only, as scripts/start.mjs and the child servers of
-    // apps/reference-kit run PGlite: every test file is a new worker that compiles PGlite again, and
-    // the optimising tier's recompilation of its hot functions cost more CPU than it saved
-    // (packages/store: orders 10.9 → 7.8, maintenance 14.8 → 11.7 CPU-seconds). No effect on
-    // workers that load no WebAssembly.
-    execArgv: ['--liftoff-only'],
     // Every run also leaves each file's time in the package's node_modules, which `pnpm bench
     // test-suite` reads for the slowest files (the console output is unchanged).
     reporters: ['default', new TimingsReporter()],

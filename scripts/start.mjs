@@ -7,7 +7,6 @@
  */
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { compile } from './compile.mjs';
 import { mapCompiledStackTraces } from './stack-traces.mjs';
 
@@ -21,13 +20,6 @@ const entry = SERVERS[mode];
 if (!entry) {
   process.stderr.write(`usage: node scripts/start.mjs [${Object.keys(SERVERS).join('|')}]\n`);
   process.exit(2);
-}
-if (!process.env.DATABASE_URL?.trim()) {
-  // The embedded PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it twice by default (a
-  // baseline, then optimised code for hot functions); the baseline alone keeps about 50 MB less
-  // resident and, for a development database's short queries, is no slower (measured: 1,000–1,200
-  // against 740–780 statements/s on this machine). Set before PGlite's module is compiled.
-  setFlagsFromString('--liftoff-only');
 }
 const compiled = await compile(entry, `${mode}-server`);
 // Stack traces in TypeScript positions, the map read when a trace needs it (not at every start).

@@ -119,8 +119,6 @@ describe('restart on a PGlite data directory', () => {
     const child = spawn(
       process.execPath,
       [
-        // Baseline WebAssembly compiler only, as scripts/start.mjs runs PGlite: less CPU at start.
-        '--liftoff-only',
         '--conditions=source',
         '--import',
         'tsx',

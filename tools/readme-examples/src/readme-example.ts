@@ -32,3 +32,16 @@ export function glueLines(readmePath: string, heading = '## A complete minimal s
     return code !== '' && !code.startsWith('//') && !code.startsWith('/*') && !code.startsWith('*');
   }).length;
 }
+
+/**
+ * What every framework's complete server shares: from the first line after its imports through
+ * `worker.start();` (configuration, store, user hooks, the market and its worker: all that an
+ * integration mode changes). The framework's app, mount, readiness route and drain come after.
+ */
+export function sharedServerPart(source: string): string {
+  const lines = source.split('\n');
+  const afterImports = lines.findLastIndex((line) => /^import\b/.test(line)) + 1;
+  const workerStarted = lines.findIndex((line) => line.trim() === 'worker.start();');
+  if (afterImports === 0 || workerStarted < afterImports) throw new Error('No imports, then worker.start();');
+  return lines.slice(afterImports, workerStarted + 1).join('\n');
+}

@@ -38,16 +38,8 @@ export interface ServerProcess {
 
 export function runServerProcess(options: SpawnOptions): ServerProcess {
   // node itself, not the tsx CLI: tsx would run the server in a grandchild that a SIGKILL misses.
-  // On PGlite, V8's baseline WebAssembly compiler only, as scripts/start.mjs runs it: the optimising
-  // tier costs seconds of CPU at start, which a loaded CI machine turns into a minute.
-  const pglite = !options.env.DATABASE_URL;
-  const args = [
-    ...(pglite ? ['--liftoff-only'] : []),
-    '--import',
-    'tsx',
-    '--conditions=source',
-    'src/main.ts',
-  ];
+  // No V8 flags: the store compiles PGlite with the baseline compiler itself (pglite-compiler.ts).
+  const args = ['--import', 'tsx', '--conditions=source', 'src/main.ts'];
   const child = spawn(process.execPath, args, {
     cwd: options.appDir,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },

@@ -6,8 +6,8 @@
  */
 import { access, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pgliteOptions } from './pglite-settings.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './pglite-settings.js';
 import {
   forgetPgliteTemplate,
   type PgliteTemplateKind,
@@ -34,7 +34,7 @@ async function templateOrNothing(kind: PgliteTemplateKind): Promise<ArrayBuffer 
 export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
   const location = dataDir ?? 'memory://';
   if (dataDir !== undefined && (await exists(join(dataDir, 'PG_VERSION')))) {
-    return PGlite.create(location, pgliteOptions());
+    return createPglite(location);
   }
   const kind = dataDir === undefined ? 'memory' : 'cluster';
   const template = await templateOrNothing(kind);
@@ -42,7 +42,7 @@ export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
     // What was in the directory before (the lock file): everything else came from the template.
     const before = dataDir === undefined ? undefined : new Set(await readdir(dataDir));
     try {
-      const db = await PGlite.create(location, { ...pgliteOptions(), loadDataDir: tarballSource(template) });
+      const db = await createPglite(location, { loadDataDir: tarballSource(template) });
       if (dataDir !== undefined) releasePgliteTemplate(kind);
       return db;
     } catch {
@@ -54,5 +54,5 @@ export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
       await forgetPgliteTemplate(kind);
     }
   }
-  return PGlite.create(location, pgliteOptions());
+  return createPglite(location);
 }

@@ -3,6 +3,7 @@
  * the data directory's postgresql.conf, where 0.3 fixed them inside its WebAssembly build.
  */
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pgliteCompilerScope } from './pglite-compiler.js';
 
 /**
  * The database the kit's tables live in. PGlite 0.3 opened `template1` (0.4 opens `postgres`), so
@@ -27,6 +28,17 @@ export const PGLITE_START_PARAMS: readonly string[] = [
   'max_connections=5',
 ];
 
-export function pgliteOptions(): Pick<PGliteOptions, 'database' | 'startParams'> {
+function pgliteOptions(): Pick<PGliteOptions, 'database' | 'startParams'> {
   return { database: PGLITE_DATABASE, startParams: [...PGLITE_START_PARAMS] };
+}
+
+/**
+ * `PGlite.create` with the kit's settings, its WebAssembly compiled by V8's baseline compiler only
+ * (`pglite-compiler.ts`). Every PGlite the store starts goes through here.
+ */
+export function createPglite(
+  location: string,
+  options: Omit<PGliteOptions, 'database' | 'startParams'> = {},
+) {
+  return pgliteCompilerScope.run(() => PGlite.create(location, { ...pgliteOptions(), ...options }));
 }

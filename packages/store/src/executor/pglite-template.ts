@@ -15,7 +15,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { isAlive } from './data-dir-lock.js';
-import { PGLITE_DATABASE, PGLITE_START_PARAMS, pgliteOptions } from './pglite-settings.js';
+import { createPglite, PGLITE_DATABASE, PGLITE_START_PARAMS } from './pglite-settings.js';
 
 export type PgliteTemplateKind = 'cluster' | 'memory';
 
@@ -90,11 +90,8 @@ async function dump(db: PGlite): Promise<ArrayBuffer> {
 }
 
 async function build(kind: PgliteTemplateKind): Promise<ArrayBuffer> {
-  if (kind === 'cluster') return dump(await PGlite.create('memory://', pgliteOptions()));
-  const db = await PGlite.create('memory://', {
-    ...pgliteOptions(),
-    loadDataDir: tarballSource(await pgliteTemplate('cluster')),
-  });
+  if (kind === 'cluster') return dump(await createPglite('memory://'));
+  const db = await createPglite('memory://', { loadDataDir: tarballSource(await pgliteTemplate('cluster')) });
   // Connected to template1, so the other two can go; template0 only once it is no template. One
   // statement at a time: DROP DATABASE refuses to run inside a multi-statement string.
   for (const sql of [
