@@ -89,6 +89,13 @@ describe.each(FRAMEWORKS)('the @bnpl-kit/%s README', (framework) => {
     expect(module).toMatch(/drainOnSignals\(/);
   });
 
+  it("names no integration mode after worker.start() (the framework's part is the same in both)", () => {
+    const shared = sharedServerPart(code);
+    const frameworkPart = code.slice(code.indexOf(shared) + shared.length);
+    expect(frameworkPart).toMatch(/\S/);
+    expect(frameworkPart).not.toMatch(/integrationMode|BNPL_INTEGRATION_MODE|data-sharing|'basic'/);
+  });
+
   if (framework !== BOTH_MODES_WHOLE) {
     it(`shares everything up to worker.start() with the ${BOTH_MODES_WHOLE} README (all a mode changes)`, () => {
       const reference = join(REPO_ROOT, 'packages', BOTH_MODES_WHOLE, 'README.md');
