@@ -67,14 +67,17 @@ describe('the baseline compiler scope around PGlite.create', () => {
     expect(calls).toEqual(['--liftoff-only', '--no-liftoff-only']);
   });
 
-  it.each([['--liftoff-only'], ['--wasm-tier-up'], ['--no-wasm-dynamic-tiering'], ['--liftoff']])(
-    'leaves V8 alone in a process started with %s (its own choice of tiers)',
-    async (flag) => {
-      const { calls, scope } = recorded(['--enable-source-maps', flag]);
-      await expect(scope.run(async () => 'db')).resolves.toBe('db');
-      expect(calls).toEqual([]);
-    },
-  );
+  it.each([
+    ['--liftoff-only'],
+    ['--liftoff_only'],
+    ['--wasm-tier-up'],
+    ['--no-wasm_dynamic_tiering'],
+    ['--liftoff'],
+  ])('leaves V8 alone in a process started with %s (its own choice of tiers)', async (flag) => {
+    const { calls, scope } = recorded(['--enable-source-maps', flag]);
+    await expect(scope.run(async () => 'db')).resolves.toBe('db');
+    expect(calls).toEqual([]);
+  });
 
   it('runs PGlite as it is where there is no V8 flag setter (Bun, Deno)', async () => {
     const scope = baselineCompilerScope({ setFlags: async () => undefined, execArgv: [] });

@@ -36,7 +36,8 @@ export interface BaselineCompilerOptions {
 const TIERING_FLAG = /^--(no-)?(liftoff|liftoff-only|wasm-tier-up|wasm-dynamic-tiering)(=|$)/;
 
 export function baselineCompilerScope(options: BaselineCompilerOptions): BaselineCompilerScope {
-  const chosenByProcess = options.execArgv.some((flag) => TIERING_FLAG.test(flag));
+  // V8 reads `_` and `-` in a flag's name alike (`--liftoff_only` is `--liftoff-only`).
+  const chosenByProcess = options.execArgv.some((flag) => TIERING_FLAG.test(flag.replaceAll('_', '-')));
   // Opens overlap (tests, a server and its template build): the flag is set by the first and
   // unset by the last, so no open's compilation loses it half-way.
   let open = 0;
