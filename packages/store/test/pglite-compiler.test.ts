@@ -3,8 +3,9 @@
  * compiles (src/executor/pglite-compiler.ts). These tests drive the scope with a recording setter
  * in place of V8's; every PGlite the other tests open goes through the real one.
  */
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { baselineCompilerScope } from '../src/executor/pglite-compiler.js';
+import { baselineCompilerScope, nodeV8Flags } from '../src/executor/pglite-compiler.js';
 
 function recorded(execArgv: readonly string[] = []) {
   const calls: string[] = [];
@@ -82,5 +83,26 @@ describe('the baseline compiler scope around PGlite.create', () => {
   it('runs PGlite as it is where there is no V8 flag setter (Bun, Deno)', async () => {
     const scope = baselineCompilerScope({ setFlags: async () => undefined, execArgv: [] });
     await expect(scope.run(async () => 'db')).resolves.toBe('db');
+  });
+
+  it("takes V8's own flag setter on Node proper, and none where Node is only imitated", async () => {
+    await expect(nodeV8Flags()).resolves.toBe(setFlagsFromString);
+    const { process: realProcess } = globalThis;
+    // Bun sets process.versions.bun beside a Node-like process; its V8 flags are not Node's.
+    const bunLike = {
+      release: { name: 'node' },
+      versions: { ...realProcess.versions, bun: '1.2.0' },
+      getBuiltinModule: realProcess.getBuiltinModule.bind(realProcess),
+    };
+    Object.defineProperty(globalThis, 'process', { value: bunLike, configurable: true, writable: true });
+    try {
+      await expect(nodeV8Flags()).resolves.toBeUndefined();
+    } finally {
+      Object.defineProperty(globalThis, 'process', {
+        value: realProcess,
+        configurable: true,
+        writable: true,
+      });
+    }
   });
 });

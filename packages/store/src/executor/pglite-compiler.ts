@@ -20,6 +20,8 @@
  * `--liftoff-only`, …) keeps what it chose; runtimes other than Node (Bun, Deno) are not touched.
  */
 
+import { nodeBuiltins } from '@bnpl-kit/core/unstable-internals';
+
 export interface BaselineCompilerScope {
   /** Runs `create` (which compiles PGlite's module) with V8's baseline WebAssembly compiler only. */
   run<T>(create: () => Promise<T>): Promise<T>;
@@ -59,17 +61,13 @@ export function baselineCompilerScope(options: BaselineCompilerOptions): Baselin
   };
 }
 
-/** Node's V8, loaded on first use (`node:v8` is not everywhere the store's modules may be bundled). */
-async function nodeV8Flags(): Promise<((flags: string) => void) | undefined> {
-  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process
-    ?.versions;
-  if (versions?.node === undefined || versions.bun !== undefined || 'Deno' in globalThis) return undefined;
-  try {
-    const { setFlagsFromString } = await import('node:v8');
-    return setFlagsFromString;
-  } catch {
-    return undefined;
-  }
+/**
+ * Node's V8, on Node proper only (core's one rule for that: not Bun, Deno or a Workers shim), taken
+ * through `process.getBuiltinModule`, so a bundle of the store for another runtime has no `node:v8`.
+ */
+export async function nodeV8Flags(): Promise<((flags: string) => void) | undefined> {
+  const v8 = nodeBuiltins()?.('node:v8') as { setFlagsFromString?: (flags: string) => void } | undefined;
+  return v8?.setFlagsFromString;
 }
 
 export const pgliteCompilerScope: BaselineCompilerScope = baselineCompilerScope({
