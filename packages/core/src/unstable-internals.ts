@@ -18,6 +18,3 @@ export { kitErrorOfFramework } from './market/framework-error.js';
 // The Node request's bytes read directly, with the cap (for an adapter that holds the IncomingMessage,
 // as Hono on @hono/node-server does). Imports nothing from Node at load time.
 export { readNodeBody } from './node/read-body.js';
-// Node's own modules where the process is Node proper (not Bun, Deno or a Workers shim), for the
-// store's choices that only Node's V8 can make.
-export { nodeBuiltins } from './util/node-proper.js';

@@ -20,8 +20,6 @@
  * `--liftoff-only`, …) keeps what it chose; runtimes other than Node (Bun, Deno) are not touched.
  */
 
-import { nodeBuiltins } from '@bnpl-kit/core/unstable-internals';
-
 export interface BaselineCompilerScope {
   /** Runs `create` (which compiles PGlite's module) with V8's baseline WebAssembly compiler only. */
   run<T>(create: () => Promise<T>): Promise<T>;
@@ -62,12 +60,21 @@ export function baselineCompilerScope(options: BaselineCompilerOptions): Baselin
 }
 
 /**
- * Node's V8, on Node proper only (core's one rule for that: not Bun, Deno or a Workers shim), taken
- * through `process.getBuiltinModule`, so a bundle of the store for another runtime has no `node:v8`.
+ * Node's V8, loaded on first use (`node:v8` is not everywhere the store's modules may be bundled).
+ * Core's `isNodeProper` says the same for core's own use, but it is in no entry the store may import
+ * (`core/unstable-internals` is the adapters', tools/repo-checks); this one only has to tell Node
+ * from Bun and Deno, since PGlite does not run on Workers.
  */
 export async function nodeV8Flags(): Promise<((flags: string) => void) | undefined> {
-  const v8 = nodeBuiltins()?.('node:v8') as { setFlagsFromString?: (flags: string) => void } | undefined;
-  return v8?.setFlagsFromString;
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process
+    ?.versions;
+  if (versions?.node === undefined || versions.bun !== undefined || 'Deno' in globalThis) return undefined;
+  try {
+    const { setFlagsFromString } = await import('node:v8');
+    return setFlagsFromString;
+  } catch {
+    return undefined;
+  }
 }
 
 export const pgliteCompilerScope: BaselineCompilerScope = baselineCompilerScope({
