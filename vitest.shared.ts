@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import TimingsReporter from './vitest.timings.ts';
@@ -29,6 +30,15 @@ const shared = defineConfig({
 });
 
 export default shared;
+
+/**
+ * Files at once for an integration package whose files mostly wait (on servers, child processes,
+ * other runtimes, Prism, a browser) rather than compute. Vitest's default is one fewer than the
+ * cores: one file at a time on two cores, so such a package's long files ran one after another and
+ * were the test command's tail, with a core idle (issue 36: tools/runtimes' two files, 189 s and
+ * 163 s, back to back; contract-fuzz's certify runs through Prism, 298 s in one file).
+ */
+export const WAITING_FILES_AT_ONCE = Math.max(2, availableParallelism() - 1);
 
 /**
  * Packages whose tests run in-process, without databases, browsers or child processes (in-process

@@ -33,10 +33,12 @@ export default defineConfig({
   ssr: { ...shared.ssr, resolve: { ...shared.ssr?.resolve, conditions: ssrConditions } },
   test: {
     ...test,
-    // Two files at once even on two cores (vitest's default there is one worker): the suite's files
-    // are each one core's worth of work at most, and with one worker the package took a core and
-    // left the other idle for minutes at the end of `pnpm test`, when nothing else was running.
-    maxWorkers: 2,
+    // Three files at once even on two cores (vitest's default there is one worker): the suite's files
+    // are each one core's worth of work at most, and wait on the markets and the sandbox's timeouts
+    // too. With one worker the package took a core and left the other idle for minutes at the end of
+    // `pnpm test`; with two it was still the command's longest package (545 s of a 613 s run, its
+    // files 983 s in all), so it takes a third.
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'adapters', include: ADAPTER_FILES } },
       { extends: true, test: { name: 'shared-worker', include, exclude: ADAPTER_FILES, isolate: false } },

@@ -1,18 +1,24 @@
 #!/usr/bin/env node
 /**
  * The README's test command (`npx -y pnpm@10 test`): does its own set-up, then every package's
- * tests. It finds (or installs) the Chromium the browser tests drive, runs turbo with --continue so
- * that one package's failure neither stops nor taints the others, and ends with one line per
- * package that failed and a total. Three packages per core run at once (test-concurrency.mjs says why).
- * Extra arguments go to turbo (e.g. `--filter @bnpl-kit/core`, or `--concurrency=N`).
+ * tests. It finds (or installs) the Chromium the browser tests drive, builds what the suites test
+ * built, runs every package's suite through turbo so that one package's failure neither stops nor
+ * taints the others, and ends with one line per package that failed and a total. Three packages per
+ * core run at once (test-concurrency.mjs says why), the longest suites first (test-schedule.mjs).
+ *
+ * The whole command always runs every suite (a fresh clone, CI and the bench measure that). With
+ * `--filter …` it is one `turbo run test` as before, turbo's cache included: extra arguments go to
+ * turbo (e.g. `--filter @bnpl-kit/core`, or `--concurrency=N`).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './chromium.mjs';
 import { withTestConcurrency } from './test-concurrency.mjs';
+import { inPool, startOrder } from './test-schedule.mjs';
 import { stripAnsi, summarize } from './test-summary.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -25,26 +31,118 @@ if ('error' in chromium) {
 process.stderr.write(`test: browser tests use Chromium at ${chromium.path}\n`);
 
 const turbo = join(ROOT, 'node_modules', '.bin', 'turbo');
+const env = { ...process.env, CHROMIUM_PATH: chromium.path };
 const turboArgs = withTestConcurrency(process.argv.slice(2), availableParallelism());
-const child = spawn(turbo, ['run', 'test', '--continue', '--summarize', ...turboArgs], {
-  cwd: ROOT,
-  env: { ...process.env, CHROMIUM_PATH: chromium.path },
-  stdio: ['inherit', 'pipe', 'inherit'],
+const filtered = turboArgs.some((arg) => arg === '-F' || arg.startsWith('--filter'));
+
+/** The children running now: a supervisor's SIGTERM is passed on (Ctrl-C reaches them through the terminal). */
+const children = new Set();
+process.on('SIGTERM', () => {
+  for (const child of children) child.kill('SIGTERM');
 });
-let output = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  output += chunk.toString();
-});
-// Ctrl-C reaches turbo through the terminal; a supervisor's SIGTERM is passed on.
-process.on('SIGTERM', () => child.kill('SIGTERM'));
 process.on('SIGINT', () => {});
-child.on('close', (code, signal) => {
+
+/** turbo's own lines around one package's suite (its banner and totals), left out of the log 26 times over. */
+const TURBO_CHATTER = /^\s*$|^\s+• |^\s*(Tasks|Cached|Time):/;
+
+/**
+ * Runs turbo with `args`, its stdout written through line by line (whole lines, so that suites
+ * running side by side never interleave mid-line) and returned.
+ */
+function runTurbo(args, { quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(turbo, args, { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'inherit'] });
+    children.add(child);
+    let output = '';
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      output += `${line}\n`;
+      if (!quiet || !TURBO_CHATTER.test(stripAnsi(line))) process.stdout.write(`${line}\n`);
+    });
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code: code ?? 1, signal, output });
+    });
+  });
+}
+
+if (filtered) {
+  const { code, signal, output } = await runTurbo(['run', 'test', '--continue', '--summarize', ...turboArgs]);
   const runFile = /Summary:\s+(\S+\.json)/.exec(stripAnsi(output))?.[1];
   const run = runFile ? JSON.parse(readFileSync(runFile, 'utf8')) : undefined;
-  const status = code ?? 1;
   process.stdout.write(`\n${summarize(output, run)}\n`);
-  if (status !== 0 && !run)
-    process.stdout.write(`test: turbo exited with ${signal ?? status} before running the tests\n`);
-  process.exit(status);
+  if (code !== 0 && !run)
+    process.stdout.write(`test: turbo exited with ${signal ?? code} before running the tests\n`);
+  process.exit(code);
+}
+
+// The builds some suites test (the README projects install the packed packages; Next.js, the other
+// runtimes) first, with the whole machine: cached when nothing changed (CI's typecheck made them).
+const concurrency = Number(
+  /^--concurrency=(\d+)$/.exec(turboArgs.find((a) => a.startsWith('--concurrency=')))?.[1],
+);
+const passOn = turboArgs.filter((arg) => !arg.startsWith('--concurrency') && arg !== '--force');
+const build = await runTurbo([
+  'run',
+  'build',
+  '--output-logs=errors-only',
+  ...(turboArgs.includes('--force') ? ['--force'] : []),
+]);
+if (build.code !== 0) process.stdout.write('test: a build failed; the suites that test it fail with it\n');
+
+// Then each package's suite alone (`--only`: its builds are made, its transit tasks are no-ops),
+// longest first, `concurrency` at once. `--force`: a suite's hash under `--only` leaves out the
+// packages it depends on, so a cached result could be stale; the whole command runs everything.
+const dry = await new Promise((resolve) => {
+  const child = spawn(turbo, ['run', 'test', '--dry=json'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+  });
+  child.on('close', () => resolve(JSON.parse(text)));
 });
+const packages = dry.tasks
+  .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
+  .map((task) => task.package);
+const startTime = Date.now();
+const tasks = [];
+let output = '';
+await inPool(startOrder(packages), concurrency, async (name) => {
+  const started = Date.now();
+  const run = await runTurbo([
+    'run',
+    'test',
+    '--only',
+    '--force',
+    '--filter',
+    name,
+    '--output-logs=full',
+    ...passOn,
+  ]);
+  output += run.output;
+  tasks.push({
+    taskId: `${name}#test`,
+    task: 'test',
+    package: name,
+    execution: { startTime: started, endTime: Date.now(), exitCode: run.code },
+  });
+});
+const exitCode = tasks.some((task) => task.execution.exitCode !== 0) ? 1 : 0;
+// Written where turbo writes its run summaries, in their shape, for `pnpm bench test-suite`.
+const runsDir = join(ROOT, '.turbo', 'runs');
+mkdirSync(runsDir, { recursive: true });
+const run = {
+  execution: {
+    command: 'node scripts/test.mjs: turbo run test, each package --only, longest first',
+    startTime,
+    endTime: Date.now(),
+    exitCode,
+  },
+  tasks,
+};
+writeFileSync(join(runsDir, `test-command-${startTime}.json`), `${JSON.stringify(run, null, 2)}\n`);
+process.stdout.write(`\n${summarize(output, run)}\n`);
+process.exit(exitCode);

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
+import shared, { WAITING_FILES_AT_ONCE } from '../../vitest.shared.ts';
 
 /**
  * Files that change what the whole process shares run each in a fresh worker:
@@ -29,6 +29,8 @@ export default defineConfig({
   ...shared,
   test: {
     ...test,
+    // Most files start servers (child processes) and wait on them: two at once.
+    maxWorkers: WAITING_FILES_AT_ONCE,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED_FILES } },
       { extends: true, test: { name: 'shared-worker', include, exclude: ISOLATED_FILES, isolate: false } },

@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
+import shared, { WAITING_FILES_AT_ONCE } from '../../vitest.shared.ts';
 
 /**
  * The CLI's files run one after another in one worker: each runs the program in-process or starts
@@ -8,4 +8,7 @@ import shared from '../../vitest.shared.ts';
  * file loaded Node, vitest, the CLI and the kit's modules (and PGlite's WebAssembly, for the
  * database commands) again for each of the ten files.
  */
-export default mergeConfig(shared, defineConfig({ test: { isolate: false } }));
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { isolate: false, maxWorkers: WAITING_FILES_AT_ONCE } }),
+);
