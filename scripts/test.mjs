@@ -102,7 +102,14 @@ const dry = await new Promise((resolve) => {
   child.stdout.on('data', (chunk) => {
     text += chunk;
   });
-  child.on('close', () => resolve(JSON.parse(text)));
+  child.on('close', (code) => {
+    try {
+      resolve(JSON.parse(text));
+    } catch {
+      process.stdout.write(`test: turbo could not list the packages to test (exit ${code})\n`);
+      process.exit(1);
+    }
+  });
 });
 const packages = dry.tasks
   .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
@@ -112,16 +119,9 @@ const tasks = [];
 let output = '';
 await inPool(startOrder(packages), concurrency, async (name) => {
   const started = Date.now();
-  const run = await runTurbo([
-    'run',
-    'test',
-    '--only',
-    '--force',
-    '--filter',
-    name,
-    '--output-logs=full',
-    ...passOn,
-  ]);
+  const run = await runTurbo(['run', 'test', '--only', '--force', '--filter', name, ...passOn], {
+    quiet: true,
+  });
   output += run.output;
   tasks.push({
     taskId: `${name}#test`,
