@@ -33,12 +33,12 @@ export default defineConfig({
   ssr: { ...shared.ssr, resolve: { ...shared.ssr?.resolve, conditions: ssrConditions } },
   test: {
     ...test,
-    // Three files at once even on two cores (vitest's default there is one worker): the suite's files
-    // are each one core's worth of work at most, and wait on the markets and the sandbox's timeouts
-    // too. With one worker the package took a core and left the other idle for minutes at the end of
-    // `pnpm test`; with two it was still the command's longest package (545 s of a 613 s run, its
-    // files 983 s in all), so it takes a third.
-    maxWorkers: 3,
+    // Four files at once even on two cores (vitest's default there is one worker): the suite's files
+    // mostly wait (on the markets, the sandbox's timeouts and deliveries: the hono suite alone is
+    // 16 CPU-seconds in 44 s). With one worker the package left a core idle for minutes at the end of
+    // `pnpm test`; with two, then three, it was still the command's last package to finish (545 s of
+    // a 613 s run; 668 s of 735 s under load, its files 1,674 s in all).
+    maxWorkers: 4,
     projects: [
       { extends: true, test: { name: 'adapters', include: ADAPTER_FILES } },
       { extends: true, test: { name: 'shared-worker', include, exclude: ADAPTER_FILES, isolate: false } },
