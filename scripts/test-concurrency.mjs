@@ -17,3 +17,31 @@ export function withTestConcurrency(args, cores) {
   if (args.some((arg) => arg === '--concurrency' || arg.startsWith('--concurrency='))) return [...args];
   return [`--concurrency=${Math.max(2, PACKAGES_PER_CORE * cores)}`, ...args];
 }
+
+/**
+ * The whole command's own pool: how many packages at once, from the caller's `--concurrency` in
+ * either spelling (`=N`, ` N`, or turbo's `N%` of the cores), else three per core; and the other
+ * arguments, to pass on to each package's turbo.
+ * @param {readonly string[]} args
+ * @param {number} cores
+ * @returns {{ limit: number, rest: string[] }}
+ */
+export function splitConcurrency(args, cores) {
+  const rest = [];
+  let given;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--concurrency') given = args[++i];
+    else if (arg.startsWith('--concurrency=')) given = arg.slice('--concurrency='.length);
+    else rest.push(arg);
+  }
+  const fallback = Math.max(2, PACKAGES_PER_CORE * cores);
+  if (given === undefined) return { limit: fallback, rest };
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(given);
+  const limit = percent ? Math.floor((Number(percent[1]) / 100) * cores) : Number(given);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(
+      `--concurrency ${given}: not a number of packages (or a percentage of the cores) of at least one`,
+    );
+  return { limit, rest };
+}

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './chromium.mjs';
-import { withTestConcurrency } from './test-concurrency.mjs';
+import { splitConcurrency, withTestConcurrency } from './test-concurrency.mjs';
 import { inPool, startOrder } from './test-schedule.mjs';
 import { stripAnsi, summarize } from './test-summary.mjs';
 
@@ -77,15 +77,20 @@ if (filtered) {
 
 // The builds some suites test (the README projects install the packed packages; Next.js, the other
 // runtimes) first, with the whole machine: cached when nothing changed (CI's typecheck made them).
-const concurrency = Number(
-  /^--concurrency=(\d+)$/.exec(turboArgs.find((a) => a.startsWith('--concurrency=')))?.[1],
-);
-const passOn = turboArgs.filter((arg) => !arg.startsWith('--concurrency') && arg !== '--force');
+let split;
+try {
+  split = splitConcurrency(process.argv.slice(2), availableParallelism());
+} catch (error) {
+  process.stderr.write(`test: ${error.message}\n`);
+  process.exit(2);
+}
+const { limit: concurrency, rest } = split;
+const passOn = rest.filter((arg) => arg !== '--force');
 const build = await runTurbo([
   'run',
   'build',
   '--output-logs=errors-only',
-  ...(turboArgs.includes('--force') ? ['--force'] : []),
+  ...(rest.includes('--force') ? ['--force'] : []),
 ]);
 if (build.code !== 0) process.stdout.write('test: a build failed; the suites that test it fail with it\n');
 
