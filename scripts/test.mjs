@@ -37,7 +37,9 @@ const filtered = turboArgs.some((arg) => arg === '-F' || arg.startsWith('--filte
 
 /** The children running now: a supervisor's SIGTERM is passed on (Ctrl-C reaches them through the terminal). */
 const children = new Set();
+let stopping = false;
 process.on('SIGTERM', () => {
+  stopping = true;
   for (const child of children) child.kill('SIGTERM');
 });
 process.on('SIGINT', () => {});
@@ -123,6 +125,7 @@ const startTime = Date.now();
 const tasks = [];
 let output = '';
 await inPool(startOrder(packages), concurrency, async (name) => {
+  if (stopping) return; // no new suite once a supervisor asked the command to stop
   const started = Date.now();
   const run = await runTurbo(['run', 'test', '--only', '--force', '--filter', name, ...passOn], {
     quiet: true,
@@ -135,7 +138,7 @@ await inPool(startOrder(packages), concurrency, async (name) => {
     execution: { startTime: started, endTime: Date.now(), exitCode: run.code },
   });
 });
-const exitCode = tasks.some((task) => task.execution.exitCode !== 0) ? 1 : 0;
+const exitCode = stopping || tasks.some((task) => task.execution.exitCode !== 0) ? 1 : 0;
 // Written where turbo writes its run summaries, in their shape, for `pnpm bench test-suite`.
 const runsDir = join(ROOT, '.turbo', 'runs');
 mkdirSync(runsDir, { recursive: true });
