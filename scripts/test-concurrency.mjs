@@ -12,10 +12,13 @@
  */
 export const PACKAGES_PER_CORE = 3;
 
+/** Three packages per core, and never fewer than two. */
+const packagesAtOnce = (cores) => Math.max(2, PACKAGES_PER_CORE * cores);
+
 /** turbo's arguments for `run test`: the caller's, with a concurrency for `cores` unless they gave one. */
 export function withTestConcurrency(args, cores) {
   if (args.some((arg) => arg === '--concurrency' || arg.startsWith('--concurrency='))) return [...args];
-  return [`--concurrency=${Math.max(2, PACKAGES_PER_CORE * cores)}`, ...args];
+  return [`--concurrency=${packagesAtOnce(cores)}`, ...args];
 }
 
 /**
@@ -35,8 +38,7 @@ export function splitConcurrency(args, cores) {
     else if (arg.startsWith('--concurrency=')) given = arg.slice('--concurrency='.length);
     else rest.push(arg);
   }
-  const fallback = Math.max(2, PACKAGES_PER_CORE * cores);
-  if (given === undefined) return { limit: fallback, rest };
+  if (given === undefined) return { limit: packagesAtOnce(cores), rest };
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(given);
   const limit = percent ? Math.floor((Number(percent[1]) / 100) * cores) : Number(given);
   if (!Number.isInteger(limit) || limit < 1)

@@ -26,6 +26,18 @@ export const LONGEST_FIRST = [
 ];
 
 /**
+ * The packages the test command runs a suite for, from `turbo run test --dry=json` (the packages
+ * that have a `test` script).
+ * @param {{ tasks: { task: string, package: string, command: string }[] }} dryRun
+ * @returns {string[]}
+ */
+export function testedPackages(dryRun) {
+  return dryRun.tasks
+    .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
+    .map((task) => task.package);
+}
+
+/**
  * `packages` in the order to start them: those in LONGEST_FIRST in its order, then the rest as given.
  * @param {readonly string[]} packages
  * @returns {string[]}

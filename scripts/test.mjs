@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './chromium.mjs';
 import { splitConcurrency, withTestConcurrency } from './test-concurrency.mjs';
-import { inPool, startOrder } from './test-schedule.mjs';
+import { inPool, startOrder, testedPackages } from './test-schedule.mjs';
 import { stripAnsi, summarize } from './test-summary.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -118,9 +118,7 @@ const dry = await new Promise((resolve) => {
     }
   });
 });
-const packages = dry.tasks
-  .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
-  .map((task) => task.package);
+const packages = testedPackages(dry);
 const startTime = Date.now();
 const tasks = [];
 let output = '';

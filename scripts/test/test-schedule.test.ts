@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { inPool, LONGEST_FIRST, startOrder } from '../test-schedule.mjs';
+import { inPool, LONGEST_FIRST, startOrder, testedPackages } from '../test-schedule.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,9 +23,7 @@ describe('LONGEST_FIRST', () => {
         encoding: 'utf8',
       }),
     ) as { tasks: { task: string; package: string; command: string }[] };
-    const tested = dry.tasks
-      .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
-      .map((task) => task.package);
+    const tested = testedPackages(dry);
     expect(tested.length).toBeGreaterThan(LONGEST_FIRST.length);
     for (const name of LONGEST_FIRST) expect(tested).toContain(name);
   });

@@ -43,8 +43,8 @@ const unknownType = fc
 /**
  * The unknown types nearest the four known ones (WIRE §4, matched exactly; support/near-misses.ts),
  * each to be acknowledged and left alone. A market that matches types case-insensitively, trimmed,
- * normalised or by substring takes them for the known type: a status update applies its order_status, the others meet their schema without
- * their members (a 400).
+ * normalised or by substring takes them for the known type: a status update applies its
+ * order_status, the others meet their schema without their members (a 400).
  */
 const nearMissEventTypes = () =>
   Object.values(EVENT_TYPES)
