@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from '../vitest.longest-first.ts';
 import shared from '../vitest.shared.ts';
 
 // Vitest hands ssr.resolve.conditions to its Node workers as --conditions; with "import" among them,
@@ -39,6 +40,17 @@ export default defineConfig({
     // `pnpm test`; with two, then three, it was still the command's last package to finish (545 s of
     // a 613 s run; 668 s of 735 s under load, its files 1,674 s in all).
     maxWorkers: 4,
+    // The ~200-second files first (each adapter's suite, the conformance market's whole runs, the
+    // broken markets), the conformance variants (~2 min) next: a fresh clone ran them after the
+    // adapters project's shorter files, and the conformance market last of all.
+    sequence: {
+      sequencer: longestFirst([
+        'test/conformance-market.test.ts',
+        'test/broken-markets.test.ts',
+        'test/suite/',
+        'test/conformance-market-variants.test.ts',
+      ]),
+    },
     projects: [
       { extends: true, test: { name: 'adapters', include: ADAPTER_FILES } },
       { extends: true, test: { name: 'shared-worker', include, exclude: ADAPTER_FILES, isolate: false } },

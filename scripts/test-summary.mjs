@@ -95,3 +95,37 @@ export function summarize(output, run) {
   );
   return summary.join('\n');
 }
+
+/** How many packages the CPU line names by their cost. */
+const COSTLIEST_SHOWN = 6;
+
+/**
+ * Where the whole command's CPU went (measure-cpu.mjs per package): on two cores it is CPU-bound,
+ * so this, not any package's wall time, says what made it long (issue 36). Undefined when nothing
+ * was measured (no /proc).
+ * @param {{ execution: { startTime: number, endTime: number }, buildCpuSeconds?: number,
+ *   tasks: { package: string, cpuSeconds?: number }[] }} run the test command's run summary
+ * @param {number} [cores] the cores the command had
+ * @returns {string | undefined}
+ */
+export function cpuLine(run, cores) {
+  const measured = run.tasks.filter((task) => task.cpuSeconds !== undefined);
+  if (measured.length === 0) return undefined;
+  const suites = measured.reduce((sum, task) => sum + (task.cpuSeconds ?? 0), 0);
+  const total = suites + (run.buildCpuSeconds ?? 0);
+  const wall = (run.execution.endTime - run.execution.startTime) / 1000;
+  const busy =
+    cores && wall > 0
+      ? `, ${Math.round((100 * suites) / (wall * cores))} % of ${cores} cores over the suites' ${Math.round(wall)} s`
+      : '';
+  const costliest = [...measured]
+    .sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0))
+    .slice(0, COSTLIEST_SHOWN)
+    .map((task) => `${task.package.replace(/^@bnpl-kit\//, '')} ${Math.round(task.cpuSeconds ?? 0)}`)
+    .join(', ');
+  // A cached build step takes a fraction of a second: one decimal there, not a misleading 0.
+  const buildSeconds = run.buildCpuSeconds;
+  const build =
+    buildSeconds !== undefined ? ` (the build step ${buildSeconds.toFixed(buildSeconds < 10 ? 1 : 0)})` : '';
+  return `test: CPU seconds ${Math.round(total)}${build}${busy}; the costliest suites: ${costliest}`;
+}

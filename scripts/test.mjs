@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './chromium.mjs';
 import { splitConcurrency, withTestConcurrency } from './test-concurrency.mjs';
 import { inPool, startOrder, testedPackages } from './test-schedule.mjs';
-import { stripAnsi, summarize } from './test-summary.mjs';
+import { cpuLine, stripAnsi, summarize } from './test-summary.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,22 +47,34 @@ process.on('SIGINT', () => {});
 /** turbo's own lines around one package's suite (its banner and totals), left out of the log 26 times over. */
 const TURBO_CHATTER = /^\s*$|^\s+• |^\s*(Tasks|Cached|Time):/;
 
+const MEASURE_CPU = join(ROOT, 'scripts', 'measure-cpu.mjs');
+
 /**
  * Runs turbo with `args`, its stdout written through line by line (whole lines, so that suites
- * running side by side never interleave mid-line) and returned.
+ * running side by side never interleave mid-line) and returned, with the CPU seconds turbo and
+ * everything it ran took (measure-cpu.mjs; undefined without /proc).
  */
 function runTurbo(args, { quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(turbo, args, { cwd: ROOT, env, stdio: ['inherit', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [MEASURE_CPU, '--report-fd=3', turbo, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['inherit', 'pipe', 'inherit', 'pipe'],
+    });
     children.add(child);
     let output = '';
+    let report = '';
     createInterface({ input: child.stdout }).on('line', (line) => {
       output += `${line}\n`;
       if (!quiet || !TURBO_CHATTER.test(stripAnsi(line))) process.stdout.write(`${line}\n`);
     });
+    child.stdio[3].on('data', (chunk) => {
+      report += chunk;
+    });
     child.on('close', (code, signal) => {
       children.delete(child);
-      resolve({ code: code ?? 1, signal, output });
+      const cpuSeconds = report ? JSON.parse(report).cpuSeconds : undefined;
+      resolve({ code: code ?? 1, signal, output, cpuSeconds });
     });
   });
 }
@@ -134,6 +146,7 @@ await inPool(startOrder(packages), concurrency, async (name) => {
     task: 'test',
     package: name,
     execution: { startTime: started, endTime: Date.now(), exitCode: run.code },
+    ...(run.cpuSeconds !== undefined && { cpuSeconds: run.cpuSeconds }),
   });
 });
 const exitCode = stopping || tasks.some((task) => task.execution.exitCode !== 0) ? 1 : 0;
@@ -147,8 +160,11 @@ const run = {
     endTime: Date.now(),
     exitCode,
   },
+  ...(build.cpuSeconds !== undefined && { buildCpuSeconds: build.cpuSeconds }),
   tasks,
 };
 writeFileSync(join(runsDir, `test-command-${startTime}.json`), `${JSON.stringify(run, null, 2)}\n`);
+const cpu = cpuLine(run, availableParallelism());
+if (cpu) process.stdout.write(`\n${cpu}`);
 process.stdout.write(`\n${summarize(output, run)}\n`);
 process.exit(exitCode);

@@ -1,20 +1,16 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { childTicks, runMeasured } from '../process-tree-cpu.js';
+import { reportedCpuSeconds, runMeasured } from '../process-tree-cpu.js';
 
 // Node code that burns argv[1] milliseconds of its own CPU time (not of the clock), then exits.
 const BURN =
   'const s = process.cpuUsage(); const busy = () => { const u = process.cpuUsage(s); return u.user + u.system; };' +
   ' let x = 0; while (busy() < Number(process.argv[1]) * 1000) x++;';
 
-describe('childTicks', () => {
-  it('reads cutime + cstime past a command name holding spaces and parentheses', () => {
-    const line = '4242 (a b) (c)) S 1 4242 4242 0 -1 4194304 99 0 0 0 7 3 120 35 20 0 1 0 380340 3133440 382';
-    expect(childTicks(line)).toBe(155);
-  });
-
-  it('refuses a line that is not a stat line', () => {
-    expect(() => childTicks('no such thing')).toThrow(/not a \/proc/);
+describe('reportedCpuSeconds', () => {
+  it("reads measure-cpu.mjs's line, and nothing from an empty report (no /proc)", () => {
+    expect(reportedCpuSeconds('{"cpuSeconds":12.5}\n')).toBe(12.5);
+    expect(reportedCpuSeconds('')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../test-summary.mjs';
+import { cpuLine, summarize } from '../test-summary.mjs';
 
 const ESC = String.fromCharCode(27);
 const output = [
@@ -83,5 +83,30 @@ describe('the test command summary', () => {
     const lines = summarize(many.join('\n'), { tasks: [task('@bnpl-kit/core', 1)] }).split('\n');
     expect(lines.filter((line) => line.includes('> case '))).toHaveLength(8);
     expect(lines).toContain('    … and 3 more above');
+  });
+});
+
+describe('cpuLine', () => {
+  const execution = { startTime: 0, endTime: 100_000 };
+  it('adds up the suites and the build, says how busy the cores were, and names the costliest suites first', () => {
+    const line = cpuLine(
+      {
+        execution,
+        buildCpuSeconds: 0.25,
+        tasks: [
+          { package: '@bnpl-kit/core', cpuSeconds: 20 },
+          { package: '@bnpl-kit/contract-tests', cpuSeconds: 120.4 },
+          { package: '@bnpl-kit/web', cpuSeconds: 30 },
+        ],
+      },
+      2,
+    );
+    expect(line).toBe(
+      "test: CPU seconds 171 (the build step 0.3), 85 % of 2 cores over the suites' 100 s; the costliest suites: contract-tests 120, web 30, core 20",
+    );
+  });
+
+  it('says nothing when no suite was measured (no /proc)', () => {
+    expect(cpuLine({ execution, tasks: [{ package: '@bnpl-kit/core' }] }, 2)).toBeUndefined();
   });
 });
