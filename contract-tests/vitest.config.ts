@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { longestFirst } from '../vitest.longest-first.ts';
+import { longestFirst } from '../scripts/longest-files-first.ts';
 import shared from '../vitest.shared.ts';
 
 // Vitest hands ssr.resolve.conditions to its Node workers as --conditions; with "import" among them,

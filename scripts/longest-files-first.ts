@@ -1,8 +1,8 @@
 /**
  * A vitest sequencer that starts a package's known longest files first.
  *
- * Why: vitest orders files by their last run's duration, which a fresh clone (CI, the bench) does
- * not have; it then orders by project name and by file size, larger first. A package whose long
+ * Why: vitest orders a package's files by project name, then by their last run's duration, which a
+ * fresh clone (CI, the bench) does not have, so by file size there, larger first. A package whose long
  * files are small (contract-tests: one 186-byte file per adapter, ~200 s each) or sit in the project
  * named last started them last, and they were the test command's tail (issue 36: contract-tests'
  * conformance market began after the adapter suites and ended at 627 s, every other package at 593).

@@ -1,8 +1,8 @@
-/** The sequencer that starts a package's known longest files first (vitest.longest-first.ts). */
+/** The sequencer that starts a package's known longest files first (scripts/longest-files-first.ts). */
 
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import { longestFirst } from '../../vitest.longest-first.ts';
+import { longestFirst } from '../longest-files-first.ts';
 
 const ROOT = '/repo/contract-tests';
 
