@@ -4,7 +4,7 @@
  * time, a clock a second off, a status endpoint that hides its record while the service fails)
  * pass, or leave a check not exercised with the capability they lack; each variant with one
  * deliberate defect fails on the check that names that defect. The conformance market itself
- * passing whole is conformance-market.test.ts's.
+ * passing whole is conformance-market.<mode>.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import { itCatchesEach } from './fixtures/certify.js';

@@ -1,0 +1,3 @@
+import { describeConformanceMarket } from './support/conformance-market-suite.js';
+
+describeConformanceMarket('data-sharing');
