@@ -8,9 +8,11 @@
  * packages, which are the longest suites, started last (a fresh clone on the fast kind: the
  * runtimes suite at 244 s, the README tests at 322 s, of a 613 s command).
  *
- * Measured walls of each suite inside the whole command (issue 36's notes, 2026-11-30, fast kind):
- * contract-tests 545 s, runtimes 356, reference-server 351, contract-fuzz 348, readme-examples 255,
- * nextjs-example ~200, browser-e2e 141, cli 135, scripts 130, store 112; every other one under 70.
+ * Measured walls of each suite inside the whole command (issue 36's notes, fresh clones' `.ci/run` on
+ * the fast kind, 2026-11-30): contract-tests 504–545 s, reference-server 351–480, contract-fuzz
+ * 348–460, runtimes 356–410, readme-examples 255–390, nextjs-example ~200–330, browser-e2e 141–200,
+ * store 112 (155 with PostgreSQL and PgBouncer, as CI has them: started tenth, it ended the command
+ * 57 s after every other suite), cli 135, scripts 130; every other one under 70.
  */
 export const LONGEST_FIRST = [
   '@bnpl-kit/contract-tests',
@@ -20,9 +22,9 @@ export const LONGEST_FIRST = [
   '@bnpl-kit/readme-examples',
   '@bnpl-kit/nextjs-example',
   '@bnpl-kit/browser-e2e',
+  '@bnpl-kit/store',
   '@bnpl-kit/cli',
   '@bnpl-kit/scripts',
-  '@bnpl-kit/store',
 ];
 
 /**
