@@ -10,7 +10,8 @@
  * through (scripts/child-cpu.mjs reads /proc). Linux only; elsewhere `undefined`.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { reportedCpuSeconds } from '@bnpl-kit/scripts/child-cpu.mjs';
 
 export interface TreeRun {
   exitCode: number;
@@ -19,14 +20,7 @@ export interface TreeRun {
   cpuSeconds: number | undefined;
 }
 
-const MEASURE_CPU = fileURLToPath(new URL('../scripts/measure-cpu.mjs', import.meta.url));
-
-/** The `{"cpuSeconds":N}` line measure-cpu.mjs wrote on its report descriptor, if any. */
-export function reportedCpuSeconds(report: string): number | undefined {
-  const line = report.split('\n').find((text) => text.startsWith('{'));
-  const value = line ? (JSON.parse(line) as { cpuSeconds?: unknown }).cpuSeconds : undefined;
-  return typeof value === 'number' ? value : undefined;
-}
+const MEASURE_CPU = createRequire(import.meta.url).resolve('@bnpl-kit/scripts/measure-cpu.mjs');
 
 /**
  * Runs `command` (argv, no shell parsing) in `cwd`, its output passed through to ours unless

@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testedPackages } from '@bnpl-kit/scripts/test-schedule.mjs';
 import type { PackageTimings } from '../vitest.timings.js';
 import { type BenchModule, printTable } from './harness.js';
 import { runMeasured } from './process-tree-cpu.js';
@@ -93,23 +94,12 @@ async function runTestCommand(): Promise<void> {
   );
 }
 
-/** Every workspace package with tests, by name. */
-function testedPackages(): string[] {
-  return packageDirs().flatMap((dir) => {
-    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as {
-      name?: string;
-      scripts?: Record<string, string>;
-    };
-    return pkg.scripts?.test && pkg.name ? [pkg.name] : [];
-  });
-}
-
 /** Each package's tests alone (through the test command, so with its set-up), one after another. */
 async function cpuPerPackage(): Promise<void> {
   const rows: { name: string; cpu: number; wall: number; exitCode: number }[] = [];
   // BENCH_TEST_PACKAGES=@bnpl-kit/core,@bnpl-kit/store measures only those.
   const only = process.env.BENCH_TEST_PACKAGES?.split(',').map((name) => name.trim());
-  for (const name of testedPackages().filter((name) => !only || only.includes(name))) {
+  for (const name of testedPackages(root).filter((name) => !only || only.includes(name))) {
     process.stdout.write(`${name} … `);
     const run = await runMeasured(testCommand(`--filter=${name}`), { cwd: root, quiet: true });
     if (run.cpuSeconds === undefined) {

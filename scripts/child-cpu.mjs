@@ -43,3 +43,15 @@ export function waitedChildrenCpuSeconds() {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   return ticks / ticksPerSecond;
 }
+
+/**
+ * The CPU seconds in what measure-cpu.mjs wrote on its report descriptor (`{"cpuSeconds":N}`), or
+ * undefined when it wrote nothing (no /proc).
+ * @param {string} report
+ * @returns {number | undefined}
+ */
+export function reportedCpuSeconds(report) {
+  const line = report.split('\n').find((text) => text.startsWith('{'));
+  const value = line ? JSON.parse(line).cpuSeconds : undefined;
+  return typeof value === 'number' ? value : undefined;
+}

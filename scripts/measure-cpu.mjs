@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node scripts/measure-cpu.mjs --report-fd=3 <command> [args…]`: runs the command (its output
- * passed through), exits as it did, and writes `{"cpuSeconds":N}` on the file descriptor the caller
+ * passed through), exits as it did, and writes `{"cpuSeconds":N}` (child-cpu.mjs's `reportedCpuSeconds` reads it) on the file descriptor the caller
  * opened for it (3 here; never one it did not name: a Node process's own fds start at 3): the CPU of
  * the command and of everything it started and waited for (child-cpu.mjs says how). Without /proc
  * it writes nothing.

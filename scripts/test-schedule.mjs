@@ -14,6 +14,9 @@
  * store 112 (155 with PostgreSQL and PgBouncer, as CI has them: started tenth, it ended the command
  * 57 s after every other suite), cli 135, scripts 130; every other one under 70.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
 export const LONGEST_FIRST = [
   '@bnpl-kit/contract-tests',
   '@bnpl-kit/runtimes',
@@ -28,13 +31,22 @@ export const LONGEST_FIRST = [
 ];
 
 /**
- * The packages the test command runs a suite for, from `turbo run test --dry=json` (the packages
- * that have a `test` script).
- * @param {{ tasks: { task: string, package: string, command: string }[] }} dryRun
+ * The packages the test command runs a suite for, as turbo finds them (`turbo run test --dry=json`:
+ * the packages that have a `test` script). One list for the test command, its test and `pnpm bench
+ * test-suite`.
+ * @param {string} root the repository's root
  * @returns {string[]}
  */
-export function testedPackages(dryRun) {
-  return dryRun.tasks
+export function testedPackages(root) {
+  const dryRun = JSON.parse(
+    execFileSync(join(root, 'node_modules', '.bin', 'turbo'), ['run', 'test', '--dry=json'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  );
+  return /** @type {{ task: string, package: string, command: string }[]} */ (dryRun.tasks)
     .filter((task) => task.task === 'test' && task.command !== '<NONEXISTENT>')
     .map((task) => task.package);
 }

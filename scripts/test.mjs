@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { reportedCpuSeconds } from './child-cpu.mjs';
 import { ensureChromium } from './chromium.mjs';
 import { splitConcurrency, withTestConcurrency } from './test-concurrency.mjs';
 import { inPool, startOrder, testedPackages } from './test-schedule.mjs';
@@ -73,7 +74,7 @@ function runTurbo(args, { quiet = false } = {}) {
     });
     child.on('close', (code, signal) => {
       children.delete(child);
-      const cpuSeconds = report ? JSON.parse(report).cpuSeconds : undefined;
+      const cpuSeconds = reportedCpuSeconds(report);
       resolve({ code: code ?? 1, signal, output, cpuSeconds });
     });
   });
@@ -111,26 +112,13 @@ if (build.code !== 0) process.stdout.write('test: a build failed; the suites tha
 // Then each package's suite alone (`--only`: its builds are made, its transit tasks are no-ops),
 // longest first, `concurrency` at once. `--force`: a suite's hash under `--only` leaves out the
 // packages it depends on, so a cached result could be stale; the whole command runs everything.
-const dry = await new Promise((resolve) => {
-  const child = spawn(turbo, ['run', 'test', '--dry=json'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let text = '';
-  child.stdout.on('data', (chunk) => {
-    text += chunk;
-  });
-  child.on('close', (code) => {
-    try {
-      resolve(JSON.parse(text));
-    } catch {
-      process.stdout.write(`test: turbo could not list the packages to test (exit ${code})\n`);
-      process.exit(1);
-    }
-  });
-});
-const packages = testedPackages(dry);
+let packages;
+try {
+  packages = testedPackages(ROOT);
+} catch (error) {
+  process.stdout.write(`test: turbo could not list the packages to test (${error.message.split('\n')[0]})\n`);
+  process.exit(1);
+}
 const startTime = Date.now();
 const tasks = [];
 let output = '';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { reportedCpuSeconds } from '@bnpl-kit/scripts/child-cpu.mjs';
 import { describe, expect, it } from 'vitest';
-import { reportedCpuSeconds, runMeasured } from '../process-tree-cpu.js';
+import { runMeasured } from '../process-tree-cpu.js';
 
 // Node code that burns argv[1] milliseconds of its own CPU time (not of the clock), then exits.
 const BURN =
