@@ -12,8 +12,8 @@
  * what follows (the framework's app, its mount, readiness and drain) is the same in both modes. So
  * express's README runs both of its lines whole, and every other README runs its data-sharing line
  * whole (a superset of basic's checks but those basic alone has, today `routes.basic-serves-no-
- * data-sharing`, derived from `checksFor`) and its basic line with `--only` the checks that take an
- * order through to its webhooks, plus those: the
+ * data-sharing`) and its basic line with `--only` contract-tests' `modeSmokeChecks('basic')`, the
+ * checks that take an order through to its webhooks plus those: the
  * server starts in basic mode behind that framework and serves it. Each adapter's package is also
  * certified with every check in both modes in-process (contract-tests/test/suite), so the full basic
  * runs of the four other READMEs proved nothing else and cost ~20 CPU-seconds each.
@@ -21,7 +21,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checksFor } from '@bnpl-kit/contract-tests';
+import { modeSmokeChecks } from '@bnpl-kit/contract-tests';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type PackedWorkspace,
@@ -38,18 +38,8 @@ import { runReport } from '../src/run-report.js';
 const FRAMEWORKS = ['express', 'koa', 'hono', 'fastify', 'nestjs'] as const;
 /** The README whose lines run whole in both modes (the others: see the header). */
 const BOTH_MODES_WHOLE = 'express';
-/** Basic mode's checks that the data-sharing run (whole in every README) does not have. */
-const dataSharingChecks = new Set(checksFor('data-sharing').map((check) => check.id));
-const BASIC_ONLY_CHECKS = checksFor('basic')
-  .map((check) => check.id)
-  .filter((id) => !dataSharingChecks.has(id));
 /** The basic line of every other README: an order through its webhooks, and basic's own checks. */
-const BASIC_CHECKS_ELSEWHERE = [
-  'orders.create.valid',
-  'orders.status.follows-service',
-  'webhook.service-deliveries-acknowledged',
-  ...BASIC_ONLY_CHECKS,
-];
+const BASIC_CHECKS_ELSEWHERE = modeSmokeChecks('basic');
 const SERVER = '## A complete minimal server';
 const CERTIFY = '## Certify it';
 /** The Done-when's bound on what an integrator writes per framework. */

@@ -6,25 +6,22 @@
  * mode's. The basic server is the same reference server in the other mode (its `main.ts` differs
  * in the mode, name and defaults only), and what a mode changes is the runtime-independent market
  * logic, certified in both modes on Node (apps/reference-kit/test/contract.test.ts) and on each
- * runtime's Web APIs (runtimes.test.ts); so here it must start on the runtime, be ready, and serve
- * an order through to its webhooks. PostgreSQL is TEST_DATABASE_URL, a fresh schema per server,
+ * runtime's Web APIs (runtimes.test.ts, data-sharing whole); so here it must start on the runtime,
+ * be ready, serve an order through to its webhooks and pass basic's own checks (`modeSmokeChecks`). PostgreSQL is TEST_DATABASE_URL, a fresh schema per server,
  * dropped after; without it, the embedded PGlite in a fresh data directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHttpSandbox, runContractSuite } from '@bnpl-kit/contract-tests';
+import { createHttpSandbox, modeSmokeChecks, runContractSuite } from '@bnpl-kit/contract-tests';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from '@bnpl-kit/reference-server/testing';
 import { freePort } from '@bnpl-kit/test-ports';
 import { describe, expect, it } from 'vitest';
 import { type ReferenceServerRun, runReferenceServer } from '../src/reference-server.js';
 import { LOADED_REQUEST_TIMEOUT_MS } from './loaded-machine.js';
 
-/** Per mode, the checks run: every one (undefined), or those that take an order through its webhooks. */
-const CHECKS = {
-  'data-sharing': undefined,
-  basic: ['orders.create.valid', 'orders.status.follows-service', 'webhook.service-deliveries-acknowledged'],
-} as const;
+/** Per mode, the checks run: every one (undefined), or an order through its webhooks and basic's own. */
+const CHECKS = { 'data-sharing': undefined, basic: modeSmokeChecks('basic') } as const;
 
 describe.each(['bun', 'deno'] as const)('the reference server on %s', (runtime) => {
   it.for(['data-sharing', 'basic'] as const)(

@@ -1,0 +1,26 @@
+import type { IntegrationMode } from '@bnpl-kit/core';
+import { checksFor } from './index.js';
+
+/** The checks that take one order through the market to its webhooks, in either mode. */
+export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
+  'orders.create.valid',
+  'orders.status.follows-service',
+  'webhook.service-deliveries-acknowledged',
+] as const;
+
+/**
+ * What a run in `mode` needs to prove on a stack (a runtime, a framework's glue, a README's server)
+ * where the other mode is certified whole: the market starts in `mode` and serves an order through
+ * to its webhooks, plus every check only `mode` has. The rest of a mode's checks exercise the
+ * market's logic, which is the same code on every stack and is certified whole in both modes
+ * in-process on every adapter (contract-tests/test/suite); the stack's own parts (Web Crypto, body
+ * reading, the framework's mount) are all reached by the whole run of the other mode.
+ */
+export function modeSmokeChecks(mode: IntegrationMode): string[] {
+  const other: IntegrationMode = mode === 'basic' ? 'data-sharing' : 'basic';
+  const inOther = new Set(checksFor(other).map((check) => check.id));
+  const onlyHere = checksFor(mode)
+    .map((check) => check.id)
+    .filter((id) => !inOther.has(id));
+  return [...ORDER_THROUGH_WEBHOOKS_CHECKS, ...onlyHere];
+}
