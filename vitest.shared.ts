@@ -24,8 +24,12 @@ const shared = defineConfig({
     // Every run also leaves each file's time in the package's node_modules, which `pnpm bench
     // test-suite` reads for the slowest files (the console output is unchanged).
     reporters: ['default', new TimingsReporter()],
-    // Global fetch in test workers opens a connection per request (why: vitest.fetch.ts).
-    setupFiles: [fileURLToPath(new URL('./vitest.fetch.ts', import.meta.url))],
+    // Global fetch in test workers opens a connection per request (why: vitest.fetch.ts); each
+    // file's CPU seconds are recorded for the timings reporter (vitest.cpu.ts).
+    setupFiles: [
+      fileURLToPath(new URL('./vitest.fetch.ts', import.meta.url)),
+      fileURLToPath(new URL('./vitest.cpu.ts', import.meta.url)),
+    ],
   },
 });
 

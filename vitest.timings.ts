@@ -1,11 +1,19 @@
 /**
- * A vitest reporter that writes each file's time, whole (environment, import, set-up and tests),
- * to `node_modules/.vitest/timings.json` in the package, for `pnpm bench test-suite`. Vitest's own
+ * A vitest reporter that writes each file's time, whole (environment, import, set-up and tests), and
+ * its CPU seconds (vitest.cpu.ts) to `node_modules/.vitest/timings.json` in the package, for `pnpm
+ * bench test-suite`. Vitest's own
  * JSON report counts only the tests, which misses what makes a file slow on a busy machine.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The file's CPU seconds (vitest.cpu.ts), on the file's task only. */
+    cpuSeconds?: number;
+  }
+}
 
 export interface FileTiming {
   file: string;
@@ -13,6 +21,8 @@ export interface FileTiming {
   totalMs: number;
   importMs: number;
   testsMs: number;
+  /** The file's CPU seconds, its waited-for child processes included (vitest.cpu.ts); absent when not measured. */
+  cpuSeconds?: number;
   state: string;
   passed: number;
   failed: number;
@@ -44,12 +54,14 @@ export default class TimingsReporter implements Reporter {
         if (state === 'passed') passed++;
         else if (state === 'failed') failed++;
       }
+      const { cpuSeconds } = module.meta();
       return {
         file: relative(this.#root, module.moduleId),
         totalMs:
           d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration,
         importMs: d.collectDuration,
         testsMs: d.duration,
+        ...(cpuSeconds !== undefined && { cpuSeconds }),
         state: module.state(),
         passed,
         failed,
