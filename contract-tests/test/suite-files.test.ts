@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../src/adapters.js';
+import { WHOLE_IN_BOTH_MODES } from './support/adapter-contract-suite.js';
 
 const SUITE_DIR = new URL('./suite/', import.meta.url);
 const NEXT_SUITE = new URL('../../apps/nextjs-example/test/contract-suite.test.ts', import.meta.url);
@@ -21,6 +22,10 @@ describe('the contract suite files', () => {
         `describeAdapterSuite(adapterNamed('${name}'))`,
       );
     }
+  });
+
+  it('certify one adapter that exists whole in basic mode too (every one is whole in data-sharing mode)', () => {
+    expect(adapters.map((a) => a.name)).toContain(WHOLE_IN_BOTH_MODES);
   });
 
   it("include the Next.js example's, run by that app's tests after its build", () => {

@@ -12,9 +12,11 @@ export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
  * What a run in `mode` needs to prove on a stack (a runtime, a framework's glue, a README's server)
  * where the other mode is certified whole: the market starts in `mode` and serves an order through
  * to its webhooks, plus every check only `mode` has. The rest of a mode's checks exercise the
- * market's logic, which is the same code on every stack and is certified whole in both modes
- * in-process on every adapter (contract-tests/test/suite); the stack's own parts (Web Crypto, body
- * reading, the framework's mount) are all reached by the whole run of the other mode.
+ * market's logic, which is the same code on every stack, so one whole run of each mode certifies it
+ * (in this repository: in-process on hono, and on the reference server and the conformance market);
+ * a stack's own parts (Web Crypto, body reading, the framework's mount) are all reached by the whole
+ * run of the other mode when that is data-sharing, whose checks are a superset of basic's but
+ * basic's own.
  */
 export function modeSmokeChecks(mode: IntegrationMode): string[] {
   const other: IntegrationMode = mode === 'basic' ? 'data-sharing' : 'basic';

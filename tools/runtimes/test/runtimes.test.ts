@@ -115,7 +115,7 @@ describe.concurrent.each(['bun', 'deno', 'workerd'] as const)('%s', (runtime) =>
   // runtime must get right (Web Crypto signing and verifying, bodies, fetch). Basic mode with
   // `modeSmokeChecks`: the handler starts in basic mode on the runtime and serves it; the rest of
   // basic's checks exercise market logic that is the same code on every runtime, certified whole in
-  // both modes on Node (contract-tests/test/suite: every adapter, the fetch-style hono included).
+  // basic mode on Node (contract-tests/test/suite on hono, the fetch-style handler served here too).
   it.sequential('certifies strictly (data-sharing): every contract check passes, none skipped', () =>
     certify(running, sandbox(), 'data-sharing'));
   it.sequential("certifies strictly (basic): an order through its webhooks, and basic's own checks", () =>
