@@ -12,8 +12,7 @@
  */
 import { afterAll } from 'vitest';
 import { waitedChildrenCpuSeconds } from './scripts/child-cpu.mjs';
-// The TaskMeta field this sets is declared beside its reader.
-import type {} from './vitest.timings.ts';
+import type { FileCpuMeta } from './vitest.timings.ts';
 
 function cpuSeconds(): number {
   const { user, system } = process.cpuUsage();
@@ -26,5 +25,5 @@ const startedAt = cpuSeconds();
 // The first argument must be a destructuring pattern (vitest reads it for fixtures); none is used.
 // biome-ignore lint/correctness/noEmptyPattern: vitest's fixture parser refuses a plain name there
 afterAll(({}, suite) => {
-  suite.meta.cpuSeconds = Math.round((cpuSeconds() - startedAt) * 100) / 100;
+  (suite.meta as FileCpuMeta).cpuSeconds = Math.round((cpuSeconds() - startedAt) * 100) / 100;
 });
