@@ -2,10 +2,9 @@
  * The contract suite against one framework adapter in both modes (data-sharing whole, basic whole
  * on one adapter and its `modeSmokeChecks` on the others: WHOLE_IN_BOTH_MODES below): a real
  * listening server, the service mocked with msw (the sandbox through `createSandboxHandlers`), one
- * `it` per check. Each
- * adapter calls it from a file of its own (test/suite/<adapter>.test.ts here; the Next.js example
- * from apps/nextjs-example, whose test waits for its build), so adapters run in parallel workers.
- * A new check is one entry in src/checks.
+ * `it` per check. Each adapter calls it from a file of its own (test/suite/<adapter>.test.ts here;
+ * the Next.js example from apps/nextjs-example, whose test waits for its build), so adapters run in
+ * parallel workers. A new check is one entry in src/checks.
  */
 
 import { INTEGRATION_MODES } from '@bnpl-kit/core';

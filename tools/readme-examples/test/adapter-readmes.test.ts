@@ -14,9 +14,9 @@
  * whole (a superset of basic's checks but those basic alone has, today `routes.basic-serves-no-
  * data-sharing`) and its basic line with `--only` contract-tests' `modeSmokeChecks('basic')`, the
  * checks that take an order through to its webhooks plus those: the
- * server starts in basic mode behind that framework and serves it. Each adapter's package is also
- * certified with every check in both modes in-process (contract-tests/test/suite), so the full basic
- * runs of the four other READMEs proved nothing else and cost ~20 CPU-seconds each.
+ * server starts in basic mode behind that framework and serves it. Basic mode's market logic is
+ * certified whole elsewhere (this express README, and in-process on hono: contract-tests/test/suite),
+ * so the full basic runs of the four other READMEs proved nothing else and cost ~20 CPU-seconds each.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
