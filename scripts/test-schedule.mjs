@@ -8,11 +8,13 @@
  * packages, which are the longest suites, started last (a fresh clone on the fast kind: the
  * runtimes suite at 244 s, the README tests at 322 s, of a 613 s command).
  *
- * Measured walls of each suite inside the whole command (issue 36's notes, fresh clones' `.ci/run` on
- * the fast kind, 2026-11-30): contract-tests 504–545 s, reference-server 351–480, contract-fuzz
- * 348–460, runtimes 356–410, readme-examples 255–390, nextjs-example ~200–330, browser-e2e 141–200,
- * store 112 (155 with PostgreSQL and PgBouncer, as CI has them: started tenth, it ended the command
- * 57 s after every other suite), cli 135, scripts 130; every other one under 70.
+ * Measured walls of each suite inside the whole command (issue 36's notes, a fresh clone's `.ci/run`
+ * on the fast kind, 2026-11-30, after the basic-mode certify runs that repeated another stack's were
+ * cut to `modeSmokeChecks`): reference-server 441 s, contract-tests 432, contract-fuzz 415, runtimes
+ * 385, readme-examples 339, nextjs-example 252, store 179 (with PostgreSQL and PgBouncer, as CI has
+ * them; 112–132 without PgBouncer: started eighth, when readme-examples ended, it was the command's
+ * tail by 8 s), browser-e2e 167, cli 103, scripts 95; every other one under 50. The first ones start
+ * at once (three per core, test-concurrency.mjs), the rest as those end.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -24,8 +26,8 @@ export const LONGEST_FIRST = [
   '@bnpl-kit/contract-fuzz',
   '@bnpl-kit/readme-examples',
   '@bnpl-kit/nextjs-example',
-  '@bnpl-kit/browser-e2e',
   '@bnpl-kit/store',
+  '@bnpl-kit/browser-e2e',
   '@bnpl-kit/cli',
   '@bnpl-kit/scripts',
 ];
