@@ -1,8 +1,8 @@
 /**
  * A vitest reporter that writes each file's time, whole (environment, import, set-up and tests), and
  * its CPU seconds (vitest.cpu.ts) to `node_modules/.vitest/timings.json` in the package, for `pnpm
- * bench test-suite`. Vitest's own
- * JSON report counts only the tests, which misses what makes a file slow on a busy machine.
+ * bench test-suite`. Vitest's own JSON report counts only the tests, which misses what makes a file
+ * slow on a busy machine.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
