@@ -37,7 +37,7 @@ export const WHOLE_IN_BOTH_MODES = 'hono';
  * as written (tools/readme-examples/test/adapter-readmes.test.ts; the NestJS README's server is on
  * the Express platform). That run puts every check through the same adapter code (built, on PGlite,
  * restart included), so a second whole run here certified nothing else and cost ~7 CPU-seconds each
- * (issue 36). `suite-files.test.ts` holds each entry to its README. Adapters no README certifies
+ * (issue 36). That test holds each entry to its README. Adapters no README certifies
  * (nestjs-fastify, the Next.js example's route) stay whole here.
  */
 export const WHOLE_IN_ITS_README: Readonly<Record<string, string>> = {

@@ -20,12 +20,13 @@
  * CPU-seconds per README (issue 36; express's was the last one cut).
  * The data-sharing runs here are the whole runs of express, koa, fastify and nestjs-express (the
  * NestJS server is on the Express platform): contract-tests runs only their smoke sets in-process
- * (`WHOLE_IN_ITS_README` in its test/support, held to FRAMEWORKS below by its suite-files test).
+ * (`WHOLE_IN_ITS_README` in its test/support; the test at the end holds each entry to its README).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { modeSmokeChecks } from '@bnpl-kit/contract-tests';
+import { WHOLE_IN_ITS_README } from '@bnpl-kit/contract-tests/test-support/adapter-contract-suite.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type PackedWorkspace,
@@ -155,6 +156,25 @@ describe('each adapter README, followed as written outside the repository', () =
         }
         // Nothing declared lacking: the restart check ran, on the restarted server.
         expect(run.stderr, tail).toMatch(/ok {3}restart\.state-survives/);
+      }
+    },
+  );
+});
+
+describe("the adapters contract-tests leaves to these READMEs' data-sharing runs", () => {
+  it.each(Object.entries(WHOLE_IN_ITS_README))(
+    '%s: %s is run here, on that platform',
+    (adapter, readmePath) => {
+      // `<framework>` or `<framework>-<platform>`, as contract-tests' src/adapters.ts names them.
+      const [framework, platform] = adapter.split('-') as [string, string | undefined];
+      expect(readmePath).toBe(`packages/${framework}/README.md`);
+      expect(FRAMEWORKS).toContain(framework);
+      const readme = join(REPO_ROOT, readmePath);
+      expect(certifyLinesOf(readme).some((line) => /--mode data-sharing\b/.test(line))).toBe(true);
+      if (platform !== undefined) {
+        expect(installLinesOf(readme).flatMap((line) => line.packages)).toContain(
+          `@nestjs/platform-${platform}`,
+        );
       }
     },
   );
