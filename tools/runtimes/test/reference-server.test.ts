@@ -5,8 +5,9 @@
  * stopped and started again on the same schema and key file): its checks are a superset of basic
  * mode's. The basic server is the same reference server in the other mode (its `main.ts` differs
  * in the mode, name and defaults only), and what a mode changes is the runtime-independent market
- * logic, certified whole on Node (data-sharing: apps/reference-kit/test/contract.test.ts; basic: the
- * README's certify line, scripts/test/readme-commands.test.ts) and on each runtime's Web APIs
+ * logic, certified whole on Node (data-sharing: tools/contract-fuzz's certify.prism.data-sharing
+ * test, through Prism and straight; basic: the README's certify line, scripts/test/
+ * readme-commands.test.ts) and on each runtime's Web APIs
  * (runtimes.test.ts, data-sharing whole); so here it must start on the runtime, be ready, serve an
  * order through to its webhooks and pass basic's own checks (`modeSmokeChecks`). PostgreSQL is
  * TEST_DATABASE_URL, a fresh schema per server, dropped after; without it, the embedded PGlite in a
