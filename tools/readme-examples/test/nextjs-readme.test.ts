@@ -12,8 +12,9 @@
  * (tools/repo-checks' readme-code test), and the app's contract suite certifies data-sharing whole
  * through its route under Next's production server (apps/nextjs-example/test), which reaches every
  * part of the stack a basic run would; basic mode's market logic is certified whole on the
- * reference server and in-process on hono. So a whole basic run here proved nothing else, at ~30
- * CPU-seconds on a slow 2-core machine (issue 36).
+ * reference server and in-process on hono. So a whole basic run here proved nothing else (its cost
+ * is small beside the installs and `next build`: the file took 52 and 57 CPU-seconds in two runs of
+ * the test command before and after, within their noise; issue 36's notes).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
