@@ -63,6 +63,10 @@ export function notCarriedBecause(headers: Headers, body: BodyInit | null | unde
   }
 }
 
+/** The URL certify addressed, whichever form `fetch` was given it in. */
+const urlOf = (input: Parameters<typeof fetch>[0]): URL =>
+  new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+
 async function send(origin: string, url: URL, init: RequestInit): Promise<Response> {
   return fetch(`${origin}${url.pathname}${url.search}`, { ...init, redirect: 'manual' });
 }
@@ -73,14 +77,13 @@ async function send(origin: string, url: URL, init: RequestInit): Promise<Respon
  * webhooks certify signs are signed for the URL the server verifies) without Prism in between.
  */
 export function straightFetch(direct: string): typeof fetch {
-  return (input, init = {}) =>
-    send(direct, new URL(typeof input === 'string' || input instanceof URL ? input : input.url), init);
+  return (input, init = {}) => send(direct, urlOf(input), init);
 }
 
 /** A `fetch` for certify that routes through Prism and records its findings in `trafficOf(check)`. */
 export function prismFetch(route: CertifyRoute, current: () => CheckTraffic): typeof fetch {
   return async (input, init = {}) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const url = urlOf(input);
     const traffic = current();
     const headers = new Headers(init.headers);
     const line = `${init.method ?? 'GET'} ${url.pathname}`;
