@@ -4,7 +4,12 @@
  */
 export { type Certification, type CertificationOptions, startCertification } from './certification.js';
 export { checksFor, contractChecks } from './checks/index.js';
-export { modeSmokeChecks, ORDER_THROUGH_WEBHOOKS_CHECKS } from './checks/mode-smoke-checks.js';
+export {
+  type ModeSmokeOptions,
+  modeSmokeChecks,
+  ORDER_THROUGH_WEBHOOKS_CHECKS,
+  RESTART_CHECK,
+} from './checks/mode-smoke-checks.js';
 export type { ExchangeRecord } from './exchange-record.js';
 export {
   advise,

@@ -1,6 +1,6 @@
 import { INTEGRATION_MODES } from '@bnpl-kit/core';
 import { describe, expect, it } from 'vitest';
-import { checksFor, modeSmokeChecks, ORDER_THROUGH_WEBHOOKS_CHECKS } from '../src/index.js';
+import { checksFor, modeSmokeChecks, ORDER_THROUGH_WEBHOOKS_CHECKS, RESTART_CHECK } from '../src/index.js';
 
 describe('modeSmokeChecks', () => {
   it.each(INTEGRATION_MODES)('names only checks of %s, the order through its webhooks first', (mode) => {
@@ -28,4 +28,14 @@ describe('modeSmokeChecks', () => {
       onlyDataSharing,
     );
   });
+
+  it.each(INTEGRATION_MODES)(
+    'with restart: %s, adds the restart check (a check of that mode) last, once',
+    (mode) => {
+      expect(checksFor(mode).map((check) => check.id)).toContain(RESTART_CHECK);
+      expect(modeSmokeChecks(mode)).not.toContain(RESTART_CHECK);
+      expect(modeSmokeChecks(mode, { restart: true })).toEqual([...modeSmokeChecks(mode), RESTART_CHECK]);
+      expect(modeSmokeChecks(mode, { restart: false })).toEqual(modeSmokeChecks(mode));
+    },
+  );
 });

@@ -38,4 +38,22 @@ describe('the contract suite files', () => {
   it("include the Next.js example's, run by that app's tests after its build", () => {
     expect(readFileSync(NEXT_SUITE, 'utf8')).toContain('describeAdapterSuite(nextAdapter)');
   });
+
+  // The README says in words which adapter runs what here; the two lists above are the facts.
+  it("are the ones this package's README names for each share of the runs", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const names = (list: string | undefined) => (list ?? '').split(/, | and /).filter(Boolean);
+    const [, bothWhole] = /So (\S+) runs both modes whole here/.exec(readme) ?? [];
+    const [, smokeInBoth] = /; ([\w, -]+?) run the smoke set in both\b/.exec(readme) ?? [];
+    const [, dataSharingWhole] =
+      /; ([\w-]+(?:, [\w-]+)*) and the Next\.js example, which no README certifies, run data-sharing whole here/.exec(
+        readme,
+      ) ?? [];
+    expect(bothWhole).toBe(WHOLE_IN_BOTH_MODES);
+    expect(names(smokeInBoth).sort()).toEqual(Object.keys(WHOLE_IN_ITS_README).sort());
+    const rest = adapters
+      .map((a) => a.name)
+      .filter((name) => name !== WHOLE_IN_BOTH_MODES && !(name in WHOLE_IN_ITS_README));
+    expect(names(dataSharingWhole).sort()).toEqual(rest.sort());
+  });
 });

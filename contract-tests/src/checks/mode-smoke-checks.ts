@@ -9,6 +9,20 @@ export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
 ] as const;
 
 /**
+ * The check that the market keeps its state across a restart (certify restarts it through
+ * `--start-command` or `--restart-command`): a stack's own, where the store lives on that stack.
+ */
+export const RESTART_CHECK = 'restart.state-survives';
+
+export interface ModeSmokeOptions {
+  /**
+   * Add `RESTART_CHECK`: for a stack that keeps its own state (its store, its data directory), where
+   * this run is the only one that restarts that stack.
+   */
+  restart?: boolean;
+}
+
+/**
  * What a run in `mode` needs to prove on a stack (a runtime, a framework's glue, a README's server)
  * where the other mode is certified whole: the market starts in `mode` and serves an order through
  * to its webhooks, plus every check only `mode` has. The rest of a mode's checks exercise the
@@ -18,11 +32,11 @@ export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
  * run of the other mode when that is data-sharing, whose checks are a superset of basic's but
  * basic's own.
  */
-export function modeSmokeChecks(mode: IntegrationMode): string[] {
+export function modeSmokeChecks(mode: IntegrationMode, options: ModeSmokeOptions = {}): string[] {
   const other: IntegrationMode = mode === 'basic' ? 'data-sharing' : 'basic';
   const inOther = new Set(checksFor(other).map((check) => check.id));
   const onlyHere = checksFor(mode)
     .map((check) => check.id)
     .filter((id) => !inOther.has(id));
-  return [...ORDER_THROUGH_WEBHOOKS_CHECKS, ...onlyHere];
+  return [...ORDER_THROUGH_WEBHOOKS_CHECKS, ...onlyHere, ...(options.restart ? [RESTART_CHECK] : [])];
 }
