@@ -1,5 +1,6 @@
 import type { IntegrationMode } from '@bnpl-kit/core';
 import { checksFor } from './index.js';
+import { RESTART_CHECK } from './service-lifecycle.js';
 
 /** The checks that take one order through the market to its webhooks, in either mode. */
 export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
@@ -8,11 +9,7 @@ export const ORDER_THROUGH_WEBHOOKS_CHECKS = [
   'webhook.service-deliveries-acknowledged',
 ] as const;
 
-/**
- * The check that the market keeps its state across a restart (certify restarts it through
- * `--start-command` or `--restart-command`): a stack's own, where the store lives on that stack.
- */
-export const RESTART_CHECK = 'restart.state-survives';
+export { RESTART_CHECK };
 
 export interface ModeSmokeOptions {
   /**

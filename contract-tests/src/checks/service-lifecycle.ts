@@ -43,6 +43,12 @@ const RACING_READS = 4;
  */
 const RENEWAL_DELAY_MS = 300;
 
+/**
+ * The check that the market keeps its state across a restart (certify restarts it through
+ * `--start-command` or `--restart-command`): a stack's own, where the store lives on that stack.
+ */
+export const RESTART_CHECK = 'restart.state-survives';
+
 export const serviceLifecycleChecks: ContractCheck[] = [
   {
     id: 'service.token.renewed-by-one',
@@ -303,7 +309,7 @@ export const serviceLifecycleChecks: ContractCheck[] = [
     }),
   ),
   {
-    id: 'restart.state-survives',
+    id: RESTART_CHECK,
     title:
       'After a restart, a processed event is still a duplicate and the order still known (--restart-command)',
     modes: BOTH_MODES,
